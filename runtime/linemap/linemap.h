@@ -1,0 +1,55 @@
+/* linemap.h: maps sample addresses to source lines of the profiling scope.
+ *
+ * Contract between the line map (runtime/linemap/) and the runtime core.
+ * Building may allocate and take time, so the core calls it from its
+ * profiler thread; lookups are made from signal handlers, so they never
+ * allocate, lock or block, and they are safe (returning NULL) before the
+ * first build has finished. */
+#ifndef COZ_LINEMAP_H
+#define COZ_LINEMAP_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One source line of the scope. Objects live for the whole process. */
+struct coz_line {
+  const char *name;                 /* "file:line"; file as recorded in DWARF,
+                                       made absolute with the CU directory */
+  _Atomic uint64_t samples;         /* samples attributed here (core counts) */
+  _Atomic uint64_t samples_flushed; /* part of `samples` already written */
+};
+
+struct coz_scope_config {
+  /* COZ_SOURCE_SCOPE: ':'- or ','-separated glob patterns matched against the
+   * absolute source path (a pattern without '/' also matches the basename);
+   * NULL or "" means the default scope below. "%" means every file. */
+  const char *source_patterns;
+  /* COZ_BINARY_SCOPE: same syntax, matched against loaded object paths
+   * ("MAIN" names the executable); NULL or "" means every loaded object that
+   * holds code compiled with the pass (i.e. whose lines hit default files). */
+  const char *binary_patterns;
+  /* Default scope: the files the pass recorded (absolute paths). */
+  const char *const *default_files;
+  size_t n_default_files;
+};
+
+/* Builds the map for every object loaded now (dl_iterate_phdr). Returns the
+ * number of in-scope lines, or -1 after printing one line on stderr. */
+long coz_linemap_build(const struct coz_scope_config *cfg);
+
+/* Adds objects loaded since the last build or refresh (dlopen). */
+void coz_linemap_refresh(void);
+
+/* The in-scope line whose code contains pc, or NULL. Async-signal-safe. */
+struct coz_line *coz_linemap_lookup(uintptr_t pc);
+
+/* The in-scope line named "file:line", the file matched by path suffix
+ * (so "prog.c:12" finds "/src/prog.c:12"); NULL if none. */
+struct coz_line *coz_linemap_find(const char *file_colon_line);
+
+/* Calls fn for every in-scope line (profiler thread only). */
+void coz_linemap_foreach(void (*fn)(struct coz_line *line, void *arg),
+                         void *arg);
+
+#endif /* COZ_LINEMAP_H */
