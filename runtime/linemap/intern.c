@@ -1,0 +1,153 @@
+/* intern.c: see intern.h. Chained hash tables that double when their load
+ * reaches 1; entries come from the arena and are never freed. */
+#include "intern.h"
+
+#include "arena.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct table {
+  void **buckets;
+  size_t mask; /* bucket count - 1 */
+  size_t count;
+};
+
+static struct table files, lines;
+static struct coz_line_entry *first_line, *last_line;
+
+static uint64_t hash_bytes(const char *s, size_t len) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (size_t i = 0; i < len; i++)
+    h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h;
+}
+
+static uint64_t hash_line(const struct coz_file *file, uint32_t lineno) {
+  uint64_t h = file->hash ^ ((uint64_t)lineno * 0x9e3779b97f4a7c15ull);
+  return h ^ (h >> 29);
+}
+
+/* Rehashes into twice as many buckets; chain_of gives an entry's link and
+ * hash_of its hash. Returns 0 or -1 when out of memory. */
+static int table_grow(struct table *t, void **(*chain_of)(void *),
+                      uint64_t (*hash_of)(void *)) {
+  size_t n = t->buckets ? (t->mask + 1) * 2 : 1024;
+  void **b = calloc(n, sizeof *b);
+  if (!b)
+    return -1;
+  if (t->buckets) {
+    for (size_t i = 0; i <= t->mask; i++) {
+      void *e = t->buckets[i];
+      while (e) {
+        void *next = *chain_of(e);
+        size_t k = hash_of(e) & (n - 1);
+        *chain_of(e) = b[k];
+        b[k] = e;
+        e = next;
+      }
+    }
+    free(t->buckets);
+  }
+  t->buckets = b;
+  t->mask = n - 1;
+  return 0;
+}
+
+static void **file_chain(void *e) {
+  return (void **)&((struct coz_file *)e)->chain;
+}
+static uint64_t file_hash(void *e) { return ((struct coz_file *)e)->hash; }
+static void **line_chain(void *e) {
+  return (void **)&((struct coz_line_entry *)e)->chain;
+}
+static uint64_t line_hash(void *e) {
+  struct coz_line_entry *l = e;
+  return hash_line(l->file, l->lineno);
+}
+
+static struct coz_file *lookup_file(const char *path, size_t len, uint64_t h) {
+  if (!files.buckets)
+    return NULL;
+  for (struct coz_file *f = files.buckets[h & files.mask]; f; f = f->chain)
+    if (f->hash == h && f->len == len && memcmp(f->path, path, len) == 0)
+      return f;
+  return NULL;
+}
+
+static struct coz_file *add_file(const char *path, size_t len, uint64_t h,
+                                 bool is_default, coz_scope_fn scope) {
+  if (files.count >= files.mask && table_grow(&files, file_chain, file_hash))
+    return NULL;
+  struct coz_file *f = coz_arena_alloc(sizeof *f);
+  char *copy = coz_arena_strndup(path, len);
+  if (!f || !copy)
+    return NULL;
+  f->path = copy;
+  f->len = len;
+  f->hash = h;
+  f->is_default = is_default;
+  f->in_scope = scope(f);
+  size_t k = h & files.mask;
+  f->chain = files.buckets[k];
+  files.buckets[k] = f;
+  files.count++;
+  return f;
+}
+
+struct coz_file *coz_intern_file(const char *path, size_t len,
+                                 coz_scope_fn scope) {
+  uint64_t h = hash_bytes(path, len);
+  struct coz_file *f = lookup_file(path, len, h);
+  return f ? f : add_file(path, len, h, false, scope);
+}
+
+struct coz_file *coz_intern_default_file(const char *path, size_t len,
+                                         coz_scope_fn scope) {
+  uint64_t h = hash_bytes(path, len);
+  struct coz_file *f = lookup_file(path, len, h);
+  if (!f)
+    return add_file(path, len, h, true, scope);
+  f->is_default = true;
+  f->in_scope = scope(f);
+  return f;
+}
+
+struct coz_line *coz_intern_line(struct coz_file *file, uint32_t lineno) {
+  uint64_t h = hash_line(file, lineno);
+  if (lines.buckets)
+    for (struct coz_line_entry *l = lines.buckets[h & lines.mask]; l;
+         l = l->chain)
+      if (l->file == file && l->lineno == lineno)
+        return &l->line;
+  if (lines.count >= lines.mask && table_grow(&lines, line_chain, line_hash))
+    return NULL;
+  struct coz_line_entry *l = coz_arena_alloc(sizeof *l);
+  char suffix[16];
+  int n = snprintf(suffix, sizeof suffix, ":%u", lineno);
+  char *name = coz_arena_alloc(file->len + (size_t)n + 1);
+  if (!l || !name)
+    return NULL;
+  memcpy(name, file->path, file->len);
+  memcpy(name + file->len, suffix, (size_t)n + 1);
+  l->line.name = name;
+  l->file = file;
+  l->lineno = lineno;
+  size_t k = h & lines.mask;
+  l->chain = lines.buckets[k];
+  lines.buckets[k] = l;
+  lines.count++;
+  if (last_line)
+    last_line->next_all = l;
+  else
+    first_line = l;
+  last_line = l;
+  return &l->line;
+}
+
+struct coz_line_entry *coz_intern_first_line(void) {
+  return first_line;
+}
+
+size_t coz_intern_line_count(void) { return lines.count; }

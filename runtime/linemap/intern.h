@@ -1,0 +1,54 @@
+/* intern.h: one object per source file and one struct coz_line per
+ * file:line, however many compilation units or loaded objects mention it.
+ * Profiler thread only (the build and refresh). */
+#ifndef COZ_LINEMAP_INTERN_H
+#define COZ_LINEMAP_INTERN_H
+
+#include "linemap.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct coz_file {
+  const char *path; /* normalized absolute path (permanent) */
+  size_t len;
+  uint64_t hash;
+  bool is_default;        /* recorded by the pass (default scope) */
+  bool in_scope;          /* rows of this file belong in the map */
+  struct coz_file *chain; /* hash bucket chain */
+};
+
+/* A struct coz_line with what the build needs to find it again. */
+struct coz_line_entry {
+  struct coz_line line; /* first member: &entry->line == (void *)entry */
+  struct coz_file *file;
+  uint32_t lineno;
+  struct coz_line_entry *chain;    /* hash bucket chain */
+  struct coz_line_entry *next_all; /* every line, in creation order */
+};
+
+/* Decides in_scope for a file the first time it is interned. */
+typedef bool (*coz_scope_fn)(const struct coz_file *file);
+
+/* The file object for a normalized path, created on first use (is_default
+ * false). NULL only when out of memory. */
+struct coz_file *coz_intern_file(const char *path, size_t len,
+                                 coz_scope_fn scope);
+
+/* Marks path as a default file, interning it first if needed; in_scope is
+ * decided again afterwards by the caller's scope. */
+struct coz_file *coz_intern_default_file(const char *path, size_t len,
+                                         coz_scope_fn scope);
+
+/* The line object for file:lineno, created on first use; NULL only when out
+ * of memory. */
+struct coz_line *coz_intern_line(struct coz_file *file, uint32_t lineno);
+
+/* The first created line, to walk them all through next_all. */
+struct coz_line_entry *coz_intern_first_line(void);
+
+/* How many lines exist. */
+size_t coz_intern_line_count(void);
+
+#endif /* COZ_LINEMAP_INTERN_H */

@@ -1,0 +1,445 @@
+/* linemap.c: the public line map (linemap.h): which objects are loaded,
+ * which of their lines are in scope, and the published lookup tables.
+ *
+ * Publication: g_maps[] is a fixed-capacity array of object tables, each
+ * finished before its pointer is stored (release) and g_n_maps is bumped
+ * (release); lookups read g_n_maps and the pointers with acquire, so a
+ * signal handler sees either nothing or a complete table. Tables are never
+ * freed: a handler may be reading one at any time. */
+#include "linemap.h"
+
+#include "arena.h"
+#include "dwarf_lines.h"
+#include "intern.h"
+#include "objmap.h"
+#include "path.h"
+#include "scope.h"
+
+#include <elf.h>
+#include <limits.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define COZ_MAX_OBJMAPS 1024
+#define COZ_MAX_SEGMENTS 16
+
+static _Atomic(struct coz_objmap *) g_maps[COZ_MAX_OBJMAPS];
+static atomic_size_t g_n_maps;
+
+/* The scope, copied at build time (profiler thread only from here on). */
+static struct {
+  bool built;
+  char *source_patterns; /* NULL: default scope */
+  char *binary_patterns; /* NULL: default binary scope */
+  size_t n_default_files;
+  char runtime_dir[PATH_MAX]; /* our own sources: never in scope */
+  size_t runtime_dir_len;
+} g_cfg;
+
+/* A loaded object as dl_iterate_phdr shows it. */
+struct loaded {
+  char *path; /* file to read ("" never: the executable is resolved) */
+  bool is_main;
+  uintptr_t bias; /* dlpi_addr */
+  uint64_t seg_lo[COZ_MAX_SEGMENTS], seg_hi[COZ_MAX_SEGMENTS];
+  size_t n_seg; /* executable PT_LOAD segments, link-time addresses */
+};
+
+/* Objects already handled (profiler thread only). */
+static struct seen {
+  char *path;
+  uintptr_t bias;
+  struct coz_objmap *map; /* NULL: nothing in scope */
+  bool present;           /* scratch for refresh */
+} * g_seen;
+static size_t g_n_seen, g_cap_seen;
+static unsigned long long g_adds = ~0ull, g_subs = ~0ull;
+
+/* ---- scope ---------------------------------------------------------- */
+
+static bool file_in_scope(const struct coz_file *f) {
+  if (g_cfg.runtime_dir_len && f->len > g_cfg.runtime_dir_len &&
+      memcmp(f->path, g_cfg.runtime_dir, g_cfg.runtime_dir_len) == 0)
+    return false;
+  if (g_cfg.source_patterns)
+    return coz_scope_match(g_cfg.source_patterns, f->path, NULL);
+  /* Without files recorded by the pass (coz.h used with a plain compiler)
+   * every file of the executable is in scope, as in Coz. */
+  return g_cfg.n_default_files ? f->is_default : true;
+}
+
+/* Whether an object is in the binary scope before reading it; *need_default
+ * says the decision waits for its lines (must hit a default file). */
+static bool object_considered(const struct loaded *o, bool *need_default) {
+  *need_default = false;
+  if (g_cfg.binary_patterns)
+    return coz_scope_match(g_cfg.binary_patterns, o->path,
+                           o->is_main ? "MAIN" : NULL);
+  if (g_cfg.n_default_files) {
+    *need_default = true;
+    return true;
+  }
+  return o->is_main;
+}
+
+/* ---- reading one object --------------------------------------------- */
+
+struct read_ctx {
+  struct coz_objmap_builder b;
+  bool hit_default;
+  bool oom;
+};
+
+static void *sink_file(void *ctx, const char *path, const char *comp_dir) {
+  struct read_ctx *rc = ctx;
+  char buf[PATH_MAX];
+  size_t len = coz_path_normalize(buf, sizeof buf, comp_dir, path);
+  if (len == 0)
+    return NULL;
+  struct coz_file *f = coz_intern_file(buf, len, file_in_scope);
+  if (!f) {
+    rc->oom = true;
+    return NULL;
+  }
+  rc->hit_default |= f->is_default;
+  return f->in_scope ? f : NULL;
+}
+
+static void sink_range(void *ctx, uint64_t lo, uint64_t hi, void *file,
+                       uint32_t line) {
+  coz_objmap_add_range(&((struct read_ctx *)ctx)->b, lo, hi, file, line);
+}
+
+static void sink_end_sequence(void *ctx) {
+  coz_objmap_end_sequence(&((struct read_ctx *)ctx)->b);
+}
+
+/* Builds the table of one object; NULL when it contributes no line.
+ * *units receives the number of units with line tables (-1: unreadable). */
+static struct coz_objmap *read_object(const struct loaded *o, long *units,
+                                      bool *oom) {
+  bool need_default;
+  *units = 0;
+  *oom = false;
+  if (!object_considered(o, &need_default))
+    return NULL;
+  struct read_ctx rc = {0};
+  struct coz_dwarf_sink sink = {sink_file, sink_range, sink_end_sequence, &rc};
+  *units = coz_dwarf_read_lines(o->path, &sink);
+  if (rc.oom || rc.b.failed || (need_default && !rc.hit_default)) {
+    *oom = rc.oom || rc.b.failed;
+    coz_objmap_discard(&rc.b);
+    return NULL;
+  }
+  struct coz_objmap *m =
+      coz_objmap_finish(&rc.b, o->seg_lo, o->seg_hi, o->n_seg, oom);
+  if (!m)
+    return NULL;
+  m->bias = o->bias;
+  m->lo = (uintptr_t)m->r[0].lo + o->bias;
+  m->hi = (uintptr_t)m->r[m->n - 1].hi + o->bias;
+  m->path = coz_arena_strndup(o->path, strlen(o->path));
+  return m;
+}
+
+/* ---- enumerating loaded objects -------------------------------------- */
+
+struct enum_ctx {
+  struct loaded *v;
+  size_t n, cap;
+  bool failed;
+  unsigned long long adds, subs;
+};
+
+static int enum_object(struct dl_phdr_info *info, size_t size, void *arg) {
+  struct enum_ctx *ec = arg;
+  (void)size;
+  ec->adds = info->dlpi_adds;
+  ec->subs = info->dlpi_subs;
+  bool is_main = ec->n == 0 && !ec->failed;
+  const char *name = info->dlpi_name;
+  char exe[PATH_MAX];
+  if (is_main && (!name || !name[0])) {
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+      return 0;
+    exe[n] = '\0';
+    name = exe;
+  }
+  if (!name || name[0] == '\0')
+    return 0;
+  if (ec->n == ec->cap) {
+    size_t cap = ec->cap ? ec->cap * 2 : 32;
+    struct loaded *v = realloc(ec->v, cap * sizeof *v);
+    if (!v) {
+      ec->failed = true;
+      return 1;
+    }
+    ec->v = v;
+    ec->cap = cap;
+  }
+  struct loaded *o = &ec->v[ec->n];
+  memset(o, 0, sizeof *o);
+  o->path = strdup(name);
+  if (!o->path) {
+    ec->failed = true;
+    return 1;
+  }
+  o->is_main = is_main;
+  o->bias = (uintptr_t)info->dlpi_addr;
+  for (size_t i = 0; i < info->dlpi_phnum && o->n_seg < COZ_MAX_SEGMENTS; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+      o->seg_lo[o->n_seg] = ph->p_vaddr;
+      o->seg_hi[o->n_seg] = ph->p_vaddr + ph->p_memsz;
+      o->n_seg++;
+    }
+  }
+  ec->n++;
+  return 0;
+}
+
+/* Reads only the load/unload counters, which every entry carries. */
+static int count_only(struct dl_phdr_info *info, size_t size, void *arg) {
+  struct enum_ctx *ec = arg;
+  (void)size;
+  ec->adds = info->dlpi_adds;
+  ec->subs = info->dlpi_subs;
+  return 1;
+}
+
+static void free_loaded(struct enum_ctx *ec) {
+  for (size_t i = 0; i < ec->n; i++)
+    free(ec->v[i].path);
+  free(ec->v);
+}
+
+static struct seen *find_seen(const struct loaded *o) {
+  for (size_t i = 0; i < g_n_seen; i++)
+    if (g_seen[i].bias == o->bias && strcmp(g_seen[i].path, o->path) == 0)
+      return &g_seen[i];
+  return NULL;
+}
+
+static int add_seen(const struct loaded *o, struct coz_objmap *m) {
+  if (g_n_seen == g_cap_seen) {
+    size_t cap = g_cap_seen ? g_cap_seen * 2 : 32;
+    struct seen *v = realloc(g_seen, cap * sizeof *v);
+    if (!v)
+      return -1;
+    g_seen = v;
+    g_cap_seen = cap;
+  }
+  char *path = strdup(o->path);
+  if (!path)
+    return -1;
+  g_seen[g_n_seen++] = (struct seen){path, o->bias, m, true};
+  return 0;
+}
+
+static void publish(struct coz_objmap *m) {
+  size_t n = atomic_load_explicit(&g_n_maps, memory_order_relaxed);
+  if (n == COZ_MAX_OBJMAPS) {
+    static bool warned;
+    if (!warned)
+      fprintf(stderr,
+              "coz: more than %d objects with lines in scope; "
+              "narrow COZ_BINARY_SCOPE\n",
+              COZ_MAX_OBJMAPS);
+    warned = true;
+    return;
+  }
+  atomic_store_explicit(&g_maps[n], m, memory_order_release);
+  atomic_store_explicit(&g_n_maps, n + 1, memory_order_release);
+}
+
+/* Reads every object not seen yet and marks the departed ones unloaded.
+ * Returns 0, or -1 when out of memory. *main_units tells about the
+ * executable when it was read now (else it is left alone). */
+static int scan_objects(long *main_units) {
+  struct enum_ctx ec = {0};
+  /* Only copy the list under the loader's lock; the slow DWARF reading
+   * happens after, so dlopen in other threads is not held up. */
+  dl_iterate_phdr(enum_object, &ec);
+  if (ec.failed) {
+    free_loaded(&ec);
+    return -1;
+  }
+  g_adds = ec.adds;
+  g_subs = ec.subs;
+  for (size_t i = 0; i < g_n_seen; i++)
+    g_seen[i].present = false;
+  int rc = 0;
+  for (size_t i = 0; i < ec.n && rc == 0; i++) {
+    struct seen *s = find_seen(&ec.v[i]);
+    if (s) {
+      s->present = true;
+      continue;
+    }
+    long units;
+    bool oom;
+    struct coz_objmap *m = read_object(&ec.v[i], &units, &oom);
+    if (oom || add_seen(&ec.v[i], m))
+      rc = -1;
+    if (ec.v[i].is_main)
+      *main_units = units;
+    if (m)
+      publish(m);
+  }
+  for (size_t i = 0; i < g_n_seen && rc == 0; i++)
+    if (!g_seen[i].present && g_seen[i].map)
+      atomic_store_explicit(&g_seen[i].map->unloaded, true,
+                            memory_order_release);
+  /* Departed objects leave the list so that a later object at the same
+   * address with the same name is read again. */
+  size_t kept = 0;
+  for (size_t i = 0; i < g_n_seen; i++) {
+    if (g_seen[i].present || rc != 0)
+      g_seen[kept++] = g_seen[i];
+    else
+      free(g_seen[i].path);
+  }
+  g_n_seen = kept;
+  free_loaded(&ec);
+  return rc;
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+static char *copy_patterns(const char *p) {
+  return coz_scope_nonempty(p) ? coz_arena_strndup(p, strlen(p)) : NULL;
+}
+
+/* Our own source tree (this file is runtime/linemap/linemap.c), so the
+ * runtime's code never enters the scope, even with COZ_SOURCE_SCOPE=%. */
+static void set_runtime_dir(void) {
+  char buf[PATH_MAX];
+  size_t len = coz_path_normalize(buf, sizeof buf, NULL, __FILE__);
+  if (len == 0 || buf[0] != '/')
+    return;
+  for (int up = 0; up < 2; up++) { /* drop "linemap/linemap.c" */
+    while (len > 1 && buf[len - 1] != '/')
+      len--;
+    if (len > 1)
+      len--;
+  }
+  if (len + 2 > sizeof g_cfg.runtime_dir || len <= 1)
+    return;
+  memcpy(g_cfg.runtime_dir, buf, len);
+  g_cfg.runtime_dir[len++] = '/';
+  g_cfg.runtime_dir[len] = '\0';
+  g_cfg.runtime_dir_len = len;
+}
+
+long coz_linemap_build(const struct coz_scope_config *cfg) {
+  if (g_cfg.built) {
+    coz_linemap_refresh();
+    return (long)coz_intern_line_count();
+  }
+  g_cfg.built = true;
+  set_runtime_dir();
+  g_cfg.source_patterns = copy_patterns(cfg ? cfg->source_patterns : NULL);
+  g_cfg.binary_patterns = copy_patterns(cfg ? cfg->binary_patterns : NULL);
+  size_t n_default = cfg ? cfg->n_default_files : 0;
+  for (size_t i = 0; i < n_default; i++) {
+    char buf[PATH_MAX];
+    const char *f = cfg->default_files[i];
+    size_t len = f ? coz_path_normalize(buf, sizeof buf, NULL, f) : 0;
+    if (len == 0)
+      continue;
+    g_cfg.n_default_files++;
+    if (!coz_intern_default_file(buf, len, file_in_scope))
+      goto oom;
+  }
+  long main_units = 0;
+  if (scan_objects(&main_units))
+    goto oom;
+  long lines = (long)coz_intern_line_count();
+  if (main_units <= 0 && lines == 0) {
+    fprintf(stderr, "coz: the executable has no debug line information; "
+                    "compile it with -g to profile it\n");
+    return -1;
+  }
+  return lines;
+oom:
+  fprintf(stderr, "coz: out of memory while reading line tables; "
+                  "profiling is off\n");
+  return -1;
+}
+
+void coz_linemap_refresh(void) {
+  if (!g_cfg.built)
+    return;
+  /* dl_iterate_phdr's counters show whether anything was loaded or
+   * unloaded since the last scan; the check is cheap enough to poll. */
+  struct enum_ctx ec = {0};
+  dl_iterate_phdr(count_only, &ec);
+  if (ec.adds == g_adds && ec.subs == g_subs)
+    return;
+  long main_units;
+  if (scan_objects(&main_units))
+    fprintf(stderr, "coz: out of memory while reading line tables of new "
+                    "objects; their lines are not profiled\n");
+}
+
+struct coz_line *coz_linemap_lookup(uintptr_t pc) {
+  size_t n = atomic_load_explicit(&g_n_maps, memory_order_acquire);
+  for (size_t i = 0; i < n; i++) {
+    struct coz_objmap *m =
+        atomic_load_explicit(&g_maps[i], memory_order_acquire);
+    if (pc < m->lo || pc >= m->hi ||
+        atomic_load_explicit(&m->unloaded, memory_order_relaxed))
+      continue;
+    struct coz_line *line = coz_objmap_lookup(m, pc);
+    if (line)
+      return line;
+  }
+  return NULL;
+}
+
+/* Whether path ends with the components of suffix ("b/c.c" matches
+ * "/a/b/c.c" but not "/a/xb/c.c"). */
+static bool path_suffix_match(const char *path, size_t path_len,
+                              const char *suffix, size_t suffix_len) {
+  if (suffix_len > path_len ||
+      memcmp(path + path_len - suffix_len, suffix, suffix_len) != 0)
+    return false;
+  return suffix_len == path_len || suffix[0] == '/' ||
+         path[path_len - suffix_len - 1] == '/';
+}
+
+struct coz_line *coz_linemap_find(const char *file_colon_line) {
+  if (!file_colon_line)
+    return NULL;
+  const char *colon = strrchr(file_colon_line, ':');
+  if (!colon || colon == file_colon_line || !colon[1])
+    return NULL;
+  char *end;
+  unsigned long lineno = strtoul(colon + 1, &end, 10);
+  if (*end || lineno == 0 || lineno > UINT32_MAX)
+    return NULL;
+  char raw[PATH_MAX], file[PATH_MAX];
+  size_t raw_len = (size_t)(colon - file_colon_line);
+  if (raw_len >= sizeof raw)
+    return NULL;
+  memcpy(raw, file_colon_line, raw_len);
+  raw[raw_len] = '\0';
+  size_t len = coz_path_normalize(file, sizeof file, NULL, raw);
+  if (len == 0)
+    return NULL;
+  for (struct coz_line_entry *l = coz_intern_first_line(); l; l = l->next_all)
+    if (l->lineno == lineno &&
+        path_suffix_match(l->file->path, l->file->len, file, len))
+      return &l->line;
+  return NULL;
+}
+
+void coz_linemap_foreach(void (*fn)(struct coz_line *line, void *arg),
+                         void *arg) {
+  for (struct coz_line_entry *l = coz_intern_first_line(); l; l = l->next_all)
+    fn(&l->line, arg);
+}

@@ -1,0 +1,7 @@
+/* lib_startup.c: a shared library the executable links against (loaded
+ * before main), built with DWARF 4. */
+#include "dup.h"
+
+__attribute__((noinline)) void startup_probe(struct probe *p) { PROBE(p); }
+
+void startup_dup_probe(struct probe *p) { dup_probe(p); }

@@ -1,0 +1,398 @@
+/* linemap_test.c: the line map against code whose lines the test knows.
+ *
+ * Usage: linemap_test MODE, one scope configuration per process (the map is
+ * built once per process):
+ *   default  default scope (the files "the pass recorded")
+ *   source   COZ_SOURCE_SCOPE-style patterns
+ *   binary   COZ_BINARY_SCOPE-style patterns
+ *   concurrent  lookups from a SIGPROF handler and a second thread while
+ *               the map is built and refreshed */
+#include "dup.h"
+#include "linemap.h"
+#include "probe.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <ucontext.h>
+
+void other_probe(struct probe *p);
+void dup_probe_other_unit(struct probe *p);
+void startup_probe(struct probe *p);
+void startup_dup_probe(struct probe *p);
+
+static int failures;
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: FAIL (%s): ", __FILE__, __LINE__, #cond);        \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+      failures++;                                                              \
+    }                                                                          \
+  } while (0)
+
+__attribute__((noinline)) static void main_probe(struct probe *p) { PROBE(p); }
+
+/* "file:line" as the line map must name it. */
+static char *expected_name(const struct probe *p) {
+  char real[PATH_MAX];
+  if (!realpath(p->file, real)) {
+    fprintf(stderr, "cannot resolve %s\n", p->file);
+    exit(2);
+  }
+  char *name = malloc(strlen(real) + 16);
+  sprintf(name, "%s:%d", real, p->line);
+  return name;
+}
+
+static char *real_file(const char *file) {
+  char *r = realpath(file, NULL);
+  if (!r) {
+    fprintf(stderr, "cannot resolve %s\n", file);
+    exit(2);
+  }
+  return r;
+}
+
+static const char *name_of(const struct coz_line *l) {
+  return l ? l->name : "(null)";
+}
+
+/* Checks that pc maps to the probe's file:line; returns the line. */
+static struct coz_line *expect_line(const struct probe *p, const char *what) {
+  struct coz_line *l = coz_linemap_lookup(p->pc);
+  char *want = expected_name(p);
+  CHECK(l && strcmp(l->name, want) == 0, "%s: pc %#lx maps to %s, want %s",
+        what, (unsigned long)p->pc, name_of(l), want);
+  free(want);
+  return l;
+}
+
+static void expect_none(const struct probe *p, const char *what) {
+  struct coz_line *l = coz_linemap_lookup(p->pc);
+  CHECK(l == NULL, "%s: pc %#lx is out of scope but maps to %s", what,
+        (unsigned long)p->pc, name_of(l));
+}
+
+struct probes {
+  struct probe main, other, dup_main, dup_unit, dup_lib, startup, dl;
+};
+
+static void take_probes(struct probes *ps) {
+  main_probe(&ps->main);
+  other_probe(&ps->other);
+  dup_probe(&ps->dup_main);
+  dup_probe_other_unit(&ps->dup_unit);
+  startup_probe(&ps->startup);
+  startup_dup_probe(&ps->dup_lib);
+}
+
+static void *open_dl(struct probe *p) {
+  void *h = dlopen(LM_DLOPEN_PATH, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    fprintf(stderr, "dlopen: %s\n", dlerror());
+    exit(2);
+  }
+  void (*fn)(struct probe *) =
+      (void (*)(struct probe *))dlsym(h, "dlopen_probe");
+  if (!fn) {
+    fprintf(stderr, "dlsym: %s\n", dlerror());
+    exit(2);
+  }
+  fn(p);
+  return h;
+}
+
+/* The executable is (or is not) position-independent as built. */
+static int main_bias(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  *(uintptr_t *)arg = (uintptr_t)info->dlpi_addr;
+  return 1;
+}
+
+static void check_pie(void) {
+  uintptr_t bias = 1;
+  dl_iterate_phdr(main_bias, &bias);
+  CHECK((bias != 0) == (EXPECT_PIE != 0), "load bias %#lx, expected %s",
+        (unsigned long)bias, EXPECT_PIE ? "PIE" : "non-PIE");
+}
+
+static struct coz_scope_config default_config(const struct probes *ps) {
+  static const char *files[5];
+  files[0] = real_file(ps->main.file);
+  files[1] = real_file(ps->dup_main.file);
+  files[2] = real_file(ps->startup.file);
+  files[3] = LM_DLOPEN_SOURCE;
+  files[4] = "/nonexistent/never-compiled.c";
+  return (struct coz_scope_config){NULL, NULL, files, 5};
+}
+
+struct visit_state {
+  struct coz_line *want[3];
+  int found[3];
+  long visited;
+};
+
+static void visit(struct coz_line *l, void *arg) {
+  struct visit_state *v = arg;
+  v->visited++;
+  for (int i = 0; i < 3; i++)
+    if (v->want[i] == l)
+      v->found[i]++;
+}
+
+static void test_default(void) {
+  struct probes ps;
+  take_probes(&ps);
+  struct coz_scope_config cfg = default_config(&ps);
+  CHECK(coz_linemap_lookup(ps.main.pc) == NULL, "lookup before build");
+  CHECK(coz_linemap_find("linemap_test.c:1") == NULL, "find before build");
+  long n = coz_linemap_build(&cfg);
+  CHECK(n > 0, "build returned %ld", n);
+
+  struct coz_line *m = expect_line(&ps.main, "executable");
+  expect_none(&ps.other, "file outside the default scope");
+  expect_line(&ps.startup, "library loaded at startup");
+
+  /* One file:line compiled in two units and two objects: one line. */
+  CHECK(ps.dup_main.pc != ps.dup_unit.pc && ps.dup_main.pc != ps.dup_lib.pc,
+        "the duplicate probes should be distinct copies");
+  struct coz_line *d1 = expect_line(&ps.dup_main, "dup.h in main unit");
+  struct coz_line *d2 = expect_line(&ps.dup_unit, "dup.h in second unit");
+  struct coz_line *d3 = expect_line(&ps.dup_lib, "dup.h in library");
+  CHECK(d1 == d2 && d2 == d3, "duplicates map to %p %p %p", (void *)d1,
+        (void *)d2, (void *)d3);
+
+  /* find(): component-wise path suffix. */
+  char q[PATH_MAX + 32];
+  snprintf(q, sizeof q, "linemap_test.c:%d", ps.main.line);
+  CHECK(coz_linemap_find(q) == m, "find(%s) = %s", q,
+        name_of(coz_linemap_find(q)));
+  snprintf(q, sizeof q, "linemap/./linemap_test.c:%d", ps.main.line);
+  CHECK(coz_linemap_find(q) == m, "find(%s)", q);
+  snprintf(q, sizeof q, "%s", m ? m->name : "");
+  CHECK(coz_linemap_find(q) == m, "find(%s) with the full name", q);
+  snprintf(q, sizeof q, "emap_test.c:%d", ps.main.line);
+  CHECK(coz_linemap_find(q) == NULL,
+        "find(%s) must not match a partial "
+        "component",
+        q);
+  snprintf(q, sizeof q, "linemap_test.c:%d", ps.main.line + 100000);
+  CHECK(coz_linemap_find(q) == NULL, "find(%s): no such line", q);
+  snprintf(q, sizeof q, "other.c:%d", ps.other.line);
+  CHECK(coz_linemap_find(q) == NULL, "find(%s): out of scope", q);
+  CHECK(coz_linemap_find("linemap_test.c") == NULL, "find without a line");
+  CHECK(coz_linemap_find("linemap_test.c:x") == NULL, "find bad line");
+
+  /* A module loaded later appears after a refresh, and goes with dlclose. */
+  struct probe dl;
+  void *h = open_dl(&dl);
+  CHECK(coz_linemap_lookup(dl.pc) == NULL, "dlopen'd before refresh");
+  coz_linemap_refresh();
+  struct coz_line *dline = expect_line(&dl, "dlopen'd module");
+  CHECK(coz_linemap_find(dline ? dline->name : "x:1") == dline,
+        "find a line of the dlopen'd module");
+  dlclose(h);
+  coz_linemap_refresh();
+  CHECK(coz_linemap_lookup(dl.pc) == NULL, "unloaded module still maps");
+  h = open_dl(&dl);
+  coz_linemap_refresh();
+  CHECK(expect_line(&dl, "reloaded module") == dline,
+        "the reloaded module's line is the same object");
+  dlclose(h);
+
+  /* foreach visits every line once, the known ones among them. */
+  struct visit_state v = {{m, d1, dline}, {0}, 0};
+  coz_linemap_foreach(visit, &v);
+  CHECK(v.found[0] == 1 && v.found[1] == 1 && v.found[2] == 1,
+        "foreach found the known lines %d %d %d times", v.found[0], v.found[1],
+        v.found[2]);
+  CHECK(v.visited >= n, "foreach visited %ld lines, build reported %ld",
+        v.visited, n);
+  check_pie();
+}
+
+static void test_source_patterns(void) {
+  struct probes ps;
+  take_probes(&ps);
+  struct coz_scope_config cfg = default_config(&ps);
+  cfg.source_patterns = "other.c,*/lib_*.c";
+  long n = coz_linemap_build(&cfg);
+  CHECK(n > 0, "build returned %ld", n);
+  expect_line(&ps.other, "other.c by basename pattern");
+  expect_line(&ps.startup, "lib_startup.c by path glob");
+  expect_none(&ps.main, "linemap_test.c matches no pattern");
+  expect_none(&ps.dup_main, "dup.h matches no pattern");
+  struct probe dl;
+  open_dl(&dl);
+  coz_linemap_refresh();
+  expect_line(&dl, "lib_dlopen.c by path glob");
+}
+
+static void test_binary_patterns(void) {
+  struct probes ps;
+  take_probes(&ps);
+  struct coz_scope_config cfg = default_config(&ps);
+  cfg.binary_patterns = "nothing-here.so:liblinemap_startup.so";
+  long n = coz_linemap_build(&cfg);
+  CHECK(n > 0, "build returned %ld", n);
+  expect_line(&ps.startup, "library in the binary scope");
+  expect_line(&ps.dup_lib, "library's copy of dup.h");
+  expect_none(&ps.main, "executable outside the binary scope");
+  expect_none(&ps.dup_main, "executable's copy of dup.h");
+  struct probe dl;
+  open_dl(&dl);
+  coz_linemap_refresh();
+  expect_none(&dl, "module outside the binary scope");
+}
+
+static void test_main_binary_all_sources(void) {
+  struct probes ps;
+  take_probes(&ps);
+  struct coz_scope_config cfg = default_config(&ps);
+  cfg.binary_patterns = "MAIN";
+  cfg.source_patterns = "%";
+  long n = coz_linemap_build(&cfg);
+  CHECK(n > 0, "build returned %ld", n);
+  expect_line(&ps.main, "executable");
+  expect_line(&ps.other, "every file of the executable");
+  expect_none(&ps.startup, "library outside the binary scope");
+  /* The line map's own code is never in scope. */
+  CHECK(coz_linemap_lookup((uintptr_t)&coz_linemap_lookup) == NULL,
+        "the runtime's own code maps to %s",
+        name_of(coz_linemap_lookup((uintptr_t)&coz_linemap_lookup)));
+}
+
+/* ---- concurrency -------------------------------------------------------- */
+
+static struct probe c_main;
+static char *c_main_name, *c_dl_name;
+static _Atomic uintptr_t c_dl_pc;
+static atomic_long c_signals, c_hits_main, c_hits_dl, c_bad;
+static atomic_bool c_stop;
+
+/* Both names are checked with nothing but loads and a byte compare. */
+static int same(const char *a, const char *b) {
+  while (*a && *a == *b)
+    a++, b++;
+  return *a == *b;
+}
+
+static void check_lookups(uintptr_t other_pc) {
+  struct coz_line *l = coz_linemap_lookup(c_main.pc);
+  if (l) {
+    if (same(l->name, c_main_name))
+      atomic_fetch_add(&c_hits_main, 1);
+    else
+      atomic_fetch_add(&c_bad, 1);
+  }
+  uintptr_t dl = atomic_load(&c_dl_pc);
+  if (dl && (l = coz_linemap_lookup(dl))) {
+    if (same(l->name, c_dl_name))
+      atomic_fetch_add(&c_hits_dl, 1);
+    else
+      atomic_fetch_add(&c_bad, 1);
+  }
+  l = coz_linemap_lookup(other_pc);
+  if (l && (!l->name || !l->name[0]))
+    atomic_fetch_add(&c_bad, 1);
+}
+
+static void on_sigprof(int sig, siginfo_t *si, void *ucv) {
+  (void)sig;
+  (void)si;
+  ucontext_t *uc = ucv;
+  atomic_fetch_add(&c_signals, 1);
+  check_lookups((uintptr_t)uc->uc_mcontext.gregs[REG_RIP]);
+}
+
+static void *reader(void *arg) {
+  (void)arg;
+  uintptr_t pc = c_main.pc - 4096;
+  while (!atomic_load(&c_stop))
+    check_lookups(pc++);
+  return NULL;
+}
+
+static void test_concurrent(void) {
+  struct probes ps;
+  take_probes(&ps);
+  c_main = ps.main;
+  c_main_name = expected_name(&ps.main);
+  struct probe dl;
+  void *h = open_dl(&dl);
+  c_dl_name = expected_name(&dl);
+  dlclose(h);
+  struct coz_scope_config cfg = default_config(&ps);
+
+  struct sigaction sa = {0};
+  sa.sa_sigaction = on_sigprof;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigaction(SIGPROF, &sa, NULL);
+  struct itimerval it = {{0, 200}, {0, 200}};
+  setitimer(ITIMER_PROF, &it, NULL);
+  pthread_t t;
+  pthread_create(&t, NULL, reader, NULL);
+
+  coz_linemap_build(&cfg);
+  for (int round = 0; round < 40; round++) {
+    h = open_dl(&dl);
+    atomic_store(&c_dl_pc, dl.pc);
+    coz_linemap_refresh();
+    struct coz_line *l = coz_linemap_lookup(dl.pc);
+    CHECK(l && same(l->name, c_dl_name), "round %d: %s", round, name_of(l));
+    atomic_store(&c_dl_pc, 0);
+    dlclose(h);
+    coz_linemap_refresh();
+  }
+  atomic_store(&c_dl_pc, dl.pc); /* unloaded now: must map to nothing */
+  for (int spin = 0; spin < 1000000 && atomic_load(&c_hits_main) == 0; spin++)
+    __asm__ volatile("" ::: "memory");
+  atomic_store(&c_stop, 1);
+  pthread_join(t, NULL);
+  struct itimerval off = {{0, 0}, {0, 0}};
+  setitimer(ITIMER_PROF, &off, NULL);
+
+  printf("signals %ld, main hits %ld, module hits %ld, bad %ld\n",
+         atomic_load(&c_signals), atomic_load(&c_hits_main),
+         atomic_load(&c_hits_dl), atomic_load(&c_bad));
+  CHECK(atomic_load(&c_signals) > 10, "too few SIGPROF during the build");
+  CHECK(atomic_load(&c_hits_main) > 0, "no lookup of main succeeded");
+  CHECK(atomic_load(&c_hits_dl) > 0, "no lookup of the module succeeded");
+  CHECK(atomic_load(&c_bad) == 0, "lookups returned wrong lines");
+  CHECK(coz_linemap_lookup(dl.pc) == NULL, "unloaded module still maps");
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "default";
+  if (strcmp(mode, "default") == 0)
+    test_default();
+  else if (strcmp(mode, "source") == 0)
+    test_source_patterns();
+  else if (strcmp(mode, "binary") == 0)
+    test_binary_patterns();
+  else if (strcmp(mode, "main-all") == 0)
+    test_main_binary_all_sources();
+  else if (strcmp(mode, "concurrent") == 0)
+    test_concurrent();
+  else {
+    fprintf(stderr, "usage: %s default|source|binary|main-all|concurrent\n",
+            argv[0]);
+    return 2;
+  }
+  if (failures) {
+    fprintf(stderr, "%s: %d failure(s)\n", mode, failures);
+    return 1;
+  }
+  printf("%s: ok\n", mode);
+  return 0;
+}
