@@ -1,0 +1,307 @@
+/* analysis.c: groups experiments into rows and measures, applies the phase
+ * correction, drops what cannot be plotted, then fits, bootstraps and ranks.
+ */
+#include "analysis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int cr_pred_permille[CR_PRED_N] = {250, 500, 1000};
+
+void cr_options_default(struct cr_options *o) {
+  memset(o, 0, sizeof *o);
+  o->min_points = 5;
+  o->sort = CR_SORT_SLOPE;
+  o->replicates = 1000;
+  o->seed = 0x636f7a2d7265706full; /* fixed: the same input, the same CIs */
+}
+
+/* One (experiment, point) pair, before grouping. */
+struct tuple {
+  uint32_t line, point;
+  int speedup;
+  size_t exp;
+  double duration;
+  uint64_t delta, arrivals;
+  double difference;
+};
+
+static int cmp_tuple(const void *a, const void *b) {
+  const struct tuple *x = a, *y = b;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  if (x->point != y->point)
+    return x->point < y->point ? -1 : 1;
+  if (x->speedup != y->speedup)
+    return x->speedup < y->speedup ? -1 : 1;
+  if (x->exp != y->exp)
+    return x->exp < y->exp ? -1 : 1;
+  return 0;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b) {
+  return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* The quantity whose relative change is the program speedup: the period
+ * between visits (throughput) or the mean latency W = L / lambda with
+ * lambda = arrivals / duration (latency, Little's law). 0 when undefined. */
+double cr_measure_value(enum cr_point_kind kind, double duration,
+                        uint64_t delta, uint64_t arrivals, double difference) {
+  double v;
+  if (kind == CR_THROUGHPUT)
+    v = delta ? duration / (double)delta : 0;
+  else
+    v = arrivals && duration > 0 ? difference / ((double)arrivals / duration)
+                                 : 0;
+  return isfinite(v) && v > 0 ? v : 0;
+}
+
+/* Combines row->obs[first..first+n) (one speedup) into a measure. */
+static void combine(struct cr_row *row, struct cr_measure *m) {
+  double weighted = 0, plain = 0;
+  m->duration = 0;
+  m->delta = m->arrivals = 0;
+  for (size_t i = m->first; i < m->first + m->n; i++) {
+    const struct cr_exp_obs *o = &row->obs[i];
+    m->duration += o->duration;
+    m->delta = add_sat(m->delta, o->delta);
+    m->arrivals = add_sat(m->arrivals, o->arrivals);
+    weighted += o->difference * o->duration;
+    plain += o->difference;
+  }
+  m->experiments = m->n;
+  /* L is the time-average of the in-flight count: weight by duration. */
+  m->difference = m->duration > 0 ? weighted / m->duration
+                                  : (m->n ? plain / (double)m->n : 0);
+  m->value = cr_measure_value(row->kind, m->duration, m->delta, m->arrivals,
+                              m->difference);
+  m->valid = m->value > 0;
+}
+
+/* Builds the measures of a row whose obs are sorted by speedup. */
+static int build_measures(struct cr_row *row) {
+  row->m = calloc(row->n_obs ? row->n_obs : 1, sizeof *row->m);
+  if (!row->m)
+    return -1;
+  for (size_t i = 0; i < row->n_obs;) {
+    size_t j = i;
+    while (j < row->n_obs && row->obs[j].speedup == row->obs[i].speedup)
+      j++;
+    struct cr_measure *m = &row->m[row->n_m++];
+    m->speedup = row->obs[i].speedup;
+    m->first = i;
+    m->n = j - i;
+    combine(row, m);
+    i = j;
+  }
+  return 0;
+}
+
+/* Paper eq. 8: a line that runs only during a phase A of length t_A moves
+ * the whole program by dP = dp_A * t_A / T. t_A ~ s * t_obs / s_obs, where s
+ * is the line's total samples, and s_obs/t_obs its sampling rate during its
+ * baseline experiments (no delays are inserted at speedup 0, so their
+ * effective duration is wall time). */
+struct phase_in {
+  double t_obs, s_obs;
+};
+
+static void phase_factor(const struct cr_profile *p, const struct phase_in *in,
+                         struct cr_row *row) {
+  const struct cr_line *l = &p->lines[row->line];
+  const struct phase_in *pi = &in[row->line];
+  row->phase_factor = 1;
+  row->phase_applied = 0;
+  if (!l->has_samples || !p->has_runtime || p->runtime_ns <= 0 ||
+      pi->s_obs <= 0 || pi->t_obs <= 0)
+    return;
+  double t_a = (double)l->samples * pi->t_obs / pi->s_obs;
+  double f = t_a / p->runtime_ns;
+  if (!isfinite(f))
+    return;
+  row->phase_factor = f < 1 ? f : 1;
+  row->phase_applied = 1;
+}
+
+static void decide_drop(struct cr_row *row, unsigned min_points) {
+  int progressed = 0;
+  for (size_t i = 0; i < row->n_obs; i++)
+    if (row->obs[i].delta || row->obs[i].arrivals)
+      progressed = 1;
+  row->n_valid = 0;
+  for (size_t i = 0; i < row->n_m; i++)
+    row->n_valid += row->m[i].valid;
+  if (!progressed)
+    row->drop = CR_NO_PROGRESS;
+  else if (row->n_m == 0 || row->m[0].speedup != 0 || !row->m[0].valid)
+    row->drop = CR_NO_BASELINE;
+  else if (row->n_valid < min_points)
+    row->drop = CR_TOO_FEW;
+  else
+    row->drop = CR_KEPT;
+}
+
+/* Program speedups, fit, extremes and contention of a kept row. */
+static int finish_row(struct cr_row *row, const struct cr_options *o,
+                      uint64_t seed) {
+  double base = row->m[0].value;
+  double *ys = malloc(row->n_m * sizeof *ys);
+  if (!ys)
+    return -1;
+  row->max = -INFINITY;
+  row->min = INFINITY;
+  for (size_t i = 0; i < row->n_m; i++) {
+    struct cr_measure *m = &row->m[i];
+    m->y = m->valid ? row->phase_factor * (1 - m->value / base) : NAN;
+    m->lo = m->hi = NAN;
+    ys[i] = m->y;
+    if (m->valid) {
+      row->max = fmax(row->max, m->y);
+      row->min = fmin(row->min, m->y);
+    }
+  }
+  row->slope = cr_fit_slope(row->m, row->n_m, ys);
+  for (int k = 0; k < CR_PRED_N; k++)
+    row->pred[k] = cr_fit_at(row->m, row->n_m, ys, cr_pred_permille[k]);
+  free(ys);
+  if (cr_bootstrap(row, o->replicates, seed))
+    return -1;
+  row->contention = row->slope < 0 && row->slope_hi < 0;
+  return 0;
+}
+
+static uint64_t hash_str(uint64_t h, const char *s) {
+  for (; *s; s++)
+    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return h;
+}
+
+/* Collects (experiment, point) tuples, merging a point listed twice in one
+ * experiment. */
+static struct tuple *collect(const struct cr_profile *p,
+                             const struct cr_options *o, size_t *n_out) {
+  struct tuple *t = malloc((p->n_obs ? p->n_obs : 1) * sizeof *t);
+  if (!t)
+    return NULL;
+  size_t n = 0;
+  for (size_t e = 0; e < p->n_experiments; e++) {
+    const struct cr_experiment *x = &p->experiments[e];
+    for (size_t k = x->first_obs; k < x->first_obs + x->n_obs; k++) {
+      const struct cr_obs *ob = &p->obs[k];
+      const struct cr_point *pt = &p->points[ob->point];
+      if (o->point && strcmp(o->point, pt->name) != 0)
+        continue;
+      t[n++] =
+          (struct tuple){x->line,     ob->point, x->speedup,   e,
+                         x->duration, ob->delta, ob->arrivals, ob->difference};
+    }
+  }
+  qsort(t, n, sizeof *t, cmp_tuple);
+  size_t w = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (w > 0 && t[w - 1].exp == t[i].exp && t[w - 1].point == t[i].point) {
+      t[w - 1].delta = add_sat(t[w - 1].delta, t[i].delta);
+      t[w - 1].arrivals = add_sat(t[w - 1].arrivals, t[i].arrivals);
+      t[w - 1].difference += t[i].difference;
+    } else {
+      t[w++] = t[i];
+    }
+  }
+  *n_out = w;
+  return t;
+}
+
+static int append_row(struct cr_row **arr, size_t *n, size_t *cap,
+                      const struct cr_row *row) {
+  if (*n == *cap) {
+    size_t nc = *cap ? *cap * 2 : 16;
+    struct cr_row *na = realloc(*arr, nc * sizeof *na);
+    if (!na)
+      return -1;
+    *arr = na;
+    *cap = nc;
+  }
+  (*arr)[(*n)++] = *row;
+  return 0;
+}
+
+static void free_row(struct cr_row *r) {
+  free(r->obs);
+  free(r->m);
+}
+
+int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
+               struct cr_result *out) {
+  memset(out, 0, sizeof *out);
+  out->sort = o->sort;
+  out->runs = p->runs ? p->runs : p->files_with_experiments;
+  size_t n_t = 0, cap_rows = 0, cap_dropped = 0;
+  struct tuple *t = collect(p, o, &n_t);
+  struct phase_in *pin = calloc(p->n_lines ? p->n_lines : 1, sizeof *pin);
+  int rc = -1;
+  if (!t || !pin)
+    goto done;
+  for (size_t e = 0; e < p->n_experiments; e++) {
+    const struct cr_experiment *x = &p->experiments[e];
+    if (x->speedup == 0 && x->has_selected_samples) {
+      pin[x->line].t_obs += x->duration;
+      pin[x->line].s_obs += (double)x->selected_samples;
+    }
+  }
+  for (size_t i = 0; i < n_t;) {
+    size_t j = i;
+    while (j < n_t && t[j].line == t[i].line && t[j].point == t[i].point)
+      j++;
+    struct cr_row row;
+    memset(&row, 0, sizeof row);
+    row.line = t[i].line;
+    row.point = t[i].point;
+    row.kind = p->points[t[i].point].kind;
+    row.n_obs = j - i;
+    row.obs = malloc(row.n_obs * sizeof *row.obs);
+    if (!row.obs)
+      goto done;
+    for (size_t k = i; k < j; k++)
+      row.obs[k - i] =
+          (struct cr_exp_obs){t[k].speedup, t[k].duration, t[k].delta,
+                              t[k].arrivals, t[k].difference};
+    if (build_measures(&row)) {
+      free_row(&row);
+      goto done;
+    }
+    phase_factor(p, pin, &row);
+    decide_drop(&row, o->min_points);
+    uint64_t seed = hash_str(hash_str(o->seed, p->lines[row.line].name),
+                             p->points[row.point].name);
+    int err =
+        row.drop == CR_KEPT
+            ? finish_row(&row, o, seed) ||
+                  append_row(&out->rows, &out->n_rows, &cap_rows, &row)
+            : append_row(&out->dropped, &out->n_dropped, &cap_dropped, &row);
+    if (err) {
+      free_row(&row);
+      goto done;
+    }
+    i = j;
+  }
+  cr_rank(out->rows, out->n_rows, o->sort, p);
+  if (out->n_rows == 0)
+    cr_guidance_explain(p, o, out);
+  rc = 0;
+done:
+  free(t);
+  free(pin);
+  return rc;
+}
+
+void cr_result_free(struct cr_result *r) {
+  for (size_t i = 0; i < r->n_rows; i++)
+    free_row(&r->rows[i]);
+  for (size_t i = 0; i < r->n_dropped; i++)
+    free_row(&r->dropped[i]);
+  free(r->rows);
+  free(r->dropped);
+  memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,131 @@
+/* analysis.h: from merged experiments to causal-profile rows.
+ *
+ * One row per (selected line, progress point). Experiments with the same
+ * speedup are combined by summing their deltas and durations; the program
+ * speedup at line speedup s is 1 - m_s/m_0, with m the period between visits
+ * (throughput) or the mean latency W = L/lambda (latency, Little's law),
+ * scaled by the phase correction of the paper's equation 8. See
+ * docs/report.md for the method and the confidence intervals.
+ */
+#ifndef COZ_REPORT_ANALYSIS_H
+#define COZ_REPORT_ANALYSIS_H
+
+#include "profile.h"
+
+#define CR_PRED_N 3
+extern const int cr_pred_permille[CR_PRED_N]; /* 250, 500, 1000 */
+
+enum cr_sort { CR_SORT_SLOPE, CR_SORT_MAX, CR_SORT_MIN };
+
+struct cr_options {
+  unsigned min_points; /* distinct speedups needed, baseline included */
+  const char *point;   /* only this progress point, or NULL */
+  enum cr_sort sort;
+  unsigned replicates; /* bootstrap replicates */
+  uint64_t seed;
+};
+void cr_options_default(struct cr_options *o);
+
+/* One progress point's numbers in one experiment of a row's line. */
+struct cr_exp_obs {
+  int speedup; /* permille */
+  double duration;
+  uint64_t delta, arrivals;
+  double difference;
+};
+
+/* All experiments of one row with one speedup, combined. */
+struct cr_measure {
+  int speedup; /* permille */
+  size_t experiments;
+  size_t first, n; /* slice of row.obs (sorted by speedup) */
+  double duration; /* ns, summed */
+  uint64_t delta, arrivals;
+  double difference; /* duration-weighted mean in flight */
+  double value;      /* period ns/visit, or mean latency ns */
+  int valid;         /* value finite and > 0 */
+  double y, lo, hi;  /* program speedup, 95% CI (NAN when unknown) */
+};
+
+enum cr_drop {
+  CR_KEPT = 0,
+  CR_NO_PROGRESS, /* the point never advanced in this line's experiments */
+  CR_NO_BASELINE, /* no valid speedup-0 measurement */
+  CR_TOO_FEW      /* fewer than min_points distinct valid speedups */
+};
+
+struct cr_row {
+  uint32_t line, point;
+  enum cr_point_kind kind;
+  struct cr_exp_obs *obs;
+  size_t n_obs; /* = experiments of this row */
+  struct cr_measure *m;
+  size_t n_m;     /* one per distinct speedup, ascending */
+  size_t n_valid; /* valid measures, the baseline included */
+  enum cr_drop drop;
+  int phase_applied;
+  double phase_factor; /* t_A / T, capped at 1; 1 when not applied */
+  double slope, slope_lo, slope_hi;
+  double max, min; /* over valid measures */
+  double pred[CR_PRED_N], pred_lo[CR_PRED_N], pred_hi[CR_PRED_N];
+  int contention; /* slope and its whole CI below 0 */
+};
+
+enum cr_guidance_reason {
+  CR_G_NONE = 0,
+  CR_G_NO_INPUT,       /* no profile could be read */
+  CR_G_NO_EXPERIMENTS, /* profiles hold no experiment */
+  CR_G_NO_SUCH_POINT,  /* --point names a point absent from the profile */
+  CR_G_NO_PROGRESS,    /* no progress point advanced during experiments */
+  CR_G_NO_BASELINE,    /* lines were tried, none with speedup 0 */
+  CR_G_TOO_FEW         /* baselines exist, too few speedups */
+};
+
+struct cr_guidance {
+  enum cr_guidance_reason reason;
+  long more_runs; /* estimated extra runs, -1 when unknown */
+  char message[1024];
+};
+
+struct cr_result {
+  struct cr_row *rows; /* kept rows, ranked */
+  size_t n_rows;
+  struct cr_row *dropped;
+  size_t n_dropped;
+  unsigned runs; /* runs seen (startup records, else files) */
+  struct cr_guidance guidance;
+  enum cr_sort sort;
+};
+
+/* Builds, bootstraps and ranks every row. Returns 0, -1 on out of memory. */
+int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
+               struct cr_result *out);
+void cr_result_free(struct cr_result *r);
+
+/* Ranks rows by `sort` (ties by line then point name). */
+void cr_rank(struct cr_row *rows, size_t n, enum cr_sort sort,
+             const struct cr_profile *p);
+const char *cr_sort_name(enum cr_sort s);
+int cr_sort_parse(const char *s, enum cr_sort *out);
+
+/* fit.c: least-squares slope of y on s (s in 0..1) over the valid measures;
+ * and the program speedup at `permille`, linearly interpolated between the
+ * neighbouring valid measures, held at the last one beyond it. `ys` gives
+ * the y of each measure (NAN to skip it). */
+double cr_fit_slope(const struct cr_measure *m, size_t n, const double *ys);
+double cr_fit_at(const struct cr_measure *m, size_t n, const double *ys,
+                 int permille);
+
+/* The quantity whose relative change is the program speedup (analysis.c):
+ * period ns/visit, or mean latency ns; 0 when undefined. */
+double cr_measure_value(enum cr_point_kind kind, double duration,
+                        uint64_t delta, uint64_t arrivals, double difference);
+
+/* bootstrap.c: fills lo/hi of every measure, slope and predictions. */
+int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed);
+
+/* guidance.c: why nothing can be plotted, and how many more runs. */
+void cr_guidance_explain(const struct cr_profile *p, const struct cr_options *o,
+                         struct cr_result *r);
+
+#endif /* COZ_REPORT_ANALYSIS_H */

@@ -1,0 +1,146 @@
+/* bootstrap.c: 95% confidence intervals by a stratified bootstrap over
+ * experiments.
+ *
+ * Each replicate resamples, with replacement, the experiments of every
+ * speedup of the row (stratified: each speedup keeps its number of
+ * experiments), recombines them exactly as the point estimate does, and
+ * recomputes every program speedup, the slope and the predictions. The
+ * interval is the 2.5th-97.5th percentile of the replicates. A speedup
+ * measured by a single experiment cannot be resampled; its visit (or
+ * arrival) count is redrawn from a Poisson law of the same mean instead,
+ * which is the counting noise of a rate. The generator is seeded from
+ * --seed and the row's names, so the same input gives the same output.
+ */
+#include "analysis.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rng {
+  uint64_t s;
+};
+
+static uint64_t next_u64(struct rng *r) { /* splitmix64 */
+  uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static double u01(struct rng *r) { return (next_u64(r) >> 11) * 0x1p-53; }
+
+static size_t below(struct rng *r, size_t n) {
+  size_t i = (size_t)(u01(r) * (double)n);
+  return i < n ? i : n - 1;
+}
+
+static double std_normal(struct rng *r) { /* Box-Muller */
+  double u = u01(r), v = u01(r);
+  return sqrt(-2 * log(u > 0 ? u : 0x1p-53)) * cos(6.283185307179586 * v);
+}
+
+static uint64_t poisson(struct rng *r, uint64_t mean) {
+  if (mean == 0)
+    return 0;
+  if (mean < 30) { /* Knuth: multiply uniforms until below e^-mean */
+    double limit = exp(-(double)mean), prod = u01(r);
+    uint64_t k = 0;
+    while (prod > limit) {
+      k++;
+      prod *= u01(r);
+    }
+    return k;
+  }
+  double x = round((double)mean + sqrt((double)mean) * std_normal(r));
+  return x > 0 ? (uint64_t)x : 0;
+}
+
+/* The value of measure m recomputed from a resample of its experiments. */
+static double resample(const struct cr_row *row, const struct cr_measure *m,
+                       struct rng *r) {
+  if (m->n == 1) {
+    const struct cr_exp_obs *o = &row->obs[m->first];
+    uint64_t delta = row->kind == CR_THROUGHPUT ? poisson(r, o->delta) : 0;
+    uint64_t arrivals = row->kind == CR_LATENCY ? poisson(r, o->arrivals) : 0;
+    return cr_measure_value(row->kind, o->duration, delta, arrivals,
+                            o->difference);
+  }
+  double duration = 0, weighted = 0;
+  uint64_t delta = 0, arrivals = 0;
+  for (size_t k = 0; k < m->n; k++) {
+    const struct cr_exp_obs *o = &row->obs[m->first + below(r, m->n)];
+    duration += o->duration;
+    delta += o->delta;
+    arrivals += o->arrivals;
+    weighted += o->difference * o->duration;
+  }
+  double diff = duration > 0 ? weighted / duration : 0;
+  return cr_measure_value(row->kind, duration, delta, arrivals, diff);
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* 2.5th and 97.5th percentiles of the non-NaN values of v[0..n). */
+static void interval(double *v, size_t n, double *lo, double *hi) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (!isnan(v[i]))
+      v[k++] = v[i];
+  *lo = *hi = NAN;
+  if (k == 0)
+    return;
+  qsort(v, k, sizeof *v, cmp_double);
+  double q[2] = {0.025, 0.975}, *out[2] = {lo, hi};
+  for (int j = 0; j < 2; j++) {
+    double pos = q[j] * (double)(k - 1);
+    size_t i = (size_t)pos;
+    double w = pos - (double)i;
+    *out[j] = i + 1 < k ? v[i] * (1 - w) + v[i + 1] * w : v[i];
+  }
+}
+
+int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed) {
+  size_t n = row->n_m, reps = replicates;
+  row->slope_lo = row->slope_hi = NAN;
+  for (int k = 0; k < CR_PRED_N; k++)
+    row->pred_lo[k] = row->pred_hi[k] = NAN;
+  if (reps == 0 || n == 0)
+    return 0;
+  double *ys = malloc(n * reps * sizeof *ys); /* [measure][rep] */
+  double *stat = malloc((1 + CR_PRED_N) * reps * sizeof *stat);
+  double *one = malloc(n * sizeof *one);
+  if (!ys || !stat || !one) {
+    free(ys);
+    free(stat);
+    free(one);
+    return -1;
+  }
+  struct rng r = {seed};
+  for (size_t b = 0; b < reps; b++) {
+    for (size_t i = 0; i < n; i++)
+      one[i] = row->m[i].valid ? resample(row, &row->m[i], &r) : 0;
+    double base = one[0];
+    for (size_t i = 0; i < n; i++) {
+      one[i] = base > 0 && one[i] > 0 ? row->phase_factor * (1 - one[i] / base)
+                                      : NAN;
+      ys[i * reps + b] = one[i];
+    }
+    stat[b] = cr_fit_slope(row->m, n, one);
+    for (int k = 0; k < CR_PRED_N; k++)
+      stat[(1 + k) * reps + b] = cr_fit_at(row->m, n, one, cr_pred_permille[k]);
+  }
+  for (size_t i = 0; i < n; i++)
+    if (row->m[i].valid)
+      interval(ys + i * reps, reps, &row->m[i].lo, &row->m[i].hi);
+  interval(stat, reps, &row->slope_lo, &row->slope_hi);
+  for (int k = 0; k < CR_PRED_N; k++)
+    interval(stat + (1 + k) * reps, reps, &row->pred_lo[k], &row->pred_hi[k]);
+  free(ys);
+  free(stat);
+  free(one);
+  return 0;
+}

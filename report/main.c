@@ -1,0 +1,22 @@
+/* main.c: coz-report's entry point, a dispatcher.
+ *
+ * `coz-report [options] [FILES...]` analyses profiles; `coz-report NAME ...`
+ * runs subcommand NAME. Add a subcommand by adding a row here and its
+ * function in its own file.
+ */
+#include "subcommands.h"
+
+#include <string.h>
+
+static const struct cr_subcommand cr_subcommands[] = {
+    {"report", cr_report_main, "analyse profiles (the default)"},
+};
+
+int main(int argc, char **argv) {
+  if (argc > 1) {
+    for (size_t i = 0; i < sizeof cr_subcommands / sizeof *cr_subcommands; i++)
+      if (strcmp(argv[1], cr_subcommands[i].name) == 0)
+        return cr_subcommands[i].run(argc - 1, argv + 1);
+  }
+  return cr_report_main(argc, argv);
+}

@@ -1,0 +1,215 @@
+/* report_cmd.c: `coz-report [options] [FILES...]`: read, analyse, print.
+ *
+ * Exit status: 0 when at least one line is plotted, 1 when nothing can be
+ * plotted (the reason is printed), 2 on a usage error or when no file could
+ * be read.
+ */
+#include "output.h"
+#include "subcommands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f) {
+  fputs("usage: coz-report [options] [FILES...]   (default: profile.coz)\n"
+        "Merges every run of every profile and ranks lines by their causal "
+        "effect.\n"
+        "  --json             print JSON (schema in docs/report.md)\n"
+        "  --html FILE        also write a self-contained HTML page of plots\n"
+        "  --sort KEY         slope (default), max or min\n"
+        "  --min-points N     distinct speedups a line needs, baseline "
+        "included (default 5)\n"
+        "  --point NAME       only this progress point\n"
+        "  --source-dir DIR   where to find sources for the HTML page "
+        "(repeatable)\n"
+        "  --bootstrap N      bootstrap replicates for the 95% CIs "
+        "(default 1000)\n"
+        "  --seed N           bootstrap seed (default fixed)\n"
+        "  --max-errors N     malformed-record messages shown per file "
+        "(default 20)\n"
+        "  -h, --help\n",
+        f);
+}
+
+static int parse_uint(const char *opt, const char *s, unsigned long max,
+                      unsigned long *out) {
+  char *end;
+  errno = 0;
+  unsigned long v = strtoul(s, &end, 10);
+  if (!*s || *end || errno || v > max || s[0] == '-') {
+    fprintf(stderr,
+            "coz-report: %s wants a whole number from 0 to %lu, not '%s'\n",
+            opt, max, s);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+struct args {
+  struct cr_options o;
+  int json;
+  const char *html;
+  unsigned max_errors;
+  const char **dirs;
+  size_t n_dirs;
+};
+
+/* Returns the index of the first file argument, or -1 (exit 2), or -2 (help
+ * printed, exit 0). */
+static int parse_args(int argc, char **argv, struct args *a) {
+  enum {
+    O_JSON = 256,
+    O_HTML,
+    O_SORT,
+    O_MIN,
+    O_POINT,
+    O_DIR,
+    O_BOOT,
+    O_SEED,
+    O_ERR
+  };
+  static const struct option longopts[] = {
+      {"json", no_argument, 0, O_JSON},
+      {"html", required_argument, 0, O_HTML},
+      {"sort", required_argument, 0, O_SORT},
+      {"min-points", required_argument, 0, O_MIN},
+      {"point", required_argument, 0, O_POINT},
+      {"source-dir", required_argument, 0, O_DIR},
+      {"bootstrap", required_argument, 0, O_BOOT},
+      {"seed", required_argument, 0, O_SEED},
+      {"max-errors", required_argument, 0, O_ERR},
+      {"help", no_argument, 0, 'h'},
+      {0, 0, 0, 0}};
+  int c;
+  unsigned long v;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    switch (c) {
+    case O_JSON:
+      a->json = 1;
+      break;
+    case O_HTML:
+      a->html = optarg;
+      break;
+    case O_SORT:
+      if (cr_sort_parse(optarg, &a->o.sort)) {
+        fprintf(stderr,
+                "coz-report: --sort takes slope, max or min, not "
+                "'%s'\n",
+                optarg);
+        return -1;
+      }
+      break;
+    case O_MIN:
+      if (parse_uint("--min-points", optarg, 1001, &v))
+        return -1;
+      a->o.min_points = (unsigned)v;
+      break;
+    case O_POINT:
+      a->o.point = optarg;
+      break;
+    case O_DIR:
+      a->dirs[a->n_dirs++] = optarg;
+      break;
+    case O_BOOT:
+      if (parse_uint("--bootstrap", optarg, 100000, &v))
+        return -1;
+      a->o.replicates = (unsigned)v;
+      break;
+    case O_SEED:
+      if (parse_uint("--seed", optarg, ULONG_MAX, &v))
+        return -1;
+      a->o.seed = v;
+      break;
+    case O_ERR:
+      if (parse_uint("--max-errors", optarg, 1000000, &v))
+        return -1;
+      a->max_errors = (unsigned)v;
+      break;
+    case 'h':
+      usage(stdout);
+      return -2;
+    default:
+      fprintf(stderr,
+              "coz-report: unknown or incomplete option '%s'; see "
+              "coz-report --help\n",
+              argv[optind - 1]);
+      return -1;
+    }
+  }
+  return optind;
+}
+
+int cr_report_main(int argc, char **argv) {
+  struct args a;
+  memset(&a, 0, sizeof a);
+  cr_options_default(&a.o);
+  a.max_errors = 20;
+  /* Source dirs: the options, then each profile's directory, then ".". */
+  a.dirs = calloc((size_t)argc * 2 + 2, sizeof *a.dirs);
+  if (!a.dirs)
+    return 2;
+  int first = parse_args(argc, argv, &a);
+  if (first < 0) {
+    free(a.dirs);
+    return first == -2 ? 0 : 2;
+  }
+  static const char *default_input[] = {"profile.coz"};
+  const char **inputs = (const char **)argv + first;
+  size_t n_inputs = (size_t)(argc - first);
+  if (n_inputs == 0) {
+    inputs = default_input;
+    n_inputs = 1;
+  }
+  struct cr_profile p;
+  cr_profile_init(&p);
+  struct cr_diag diag = {stderr, a.max_errors};
+  size_t readable = 0;
+  char **dir_copies = calloc(n_inputs, sizeof *dir_copies);
+  for (size_t i = 0; i < n_inputs; i++) {
+    if (cr_profile_read_file(&p, inputs[i], &diag) == 0)
+      readable++;
+    if (dir_copies && (dir_copies[i] = strdup(inputs[i])))
+      a.dirs[a.n_dirs++] = dirname(dir_copies[i]);
+  }
+  a.dirs[a.n_dirs++] = ".";
+  int rc = 2;
+  struct cr_result r;
+  if (readable > 0 && cr_analyse(&p, &a.o, &r) == 0) {
+    struct cr_report rep = {&p, &a.o, &r, inputs, n_inputs, a.dirs, a.n_dirs};
+    rc = r.n_rows > 0 ? 0 : 1;
+    if (a.json)
+      cr_write_json(stdout, &rep);
+    else
+      cr_write_text(stdout, &rep);
+    if (a.html) {
+      FILE *f = fopen(a.html, "w");
+      int bad = !f;
+      if (f) {
+        bad = cr_write_html(f, &rep) != 0;
+        bad |= fclose(f) != 0;
+      }
+      if (bad) {
+        fprintf(stderr, "coz-report: cannot write '%s': %s\n", a.html,
+                strerror(errno));
+        rc = 2;
+      }
+    }
+    cr_result_free(&r);
+  } else if (readable > 0) {
+    fprintf(stderr, "coz-report: out of memory\n");
+  }
+  cr_source_cache_free();
+  cr_profile_free(&p);
+  for (size_t i = 0; dir_copies && i < n_inputs; i++)
+    free(dir_copies[i]);
+  free(dir_copies);
+  free(a.dirs);
+  return rc;
+}

@@ -1,0 +1,18 @@
+/* subcommands.h: coz-report's commands. main.c dispatches on argv[1]; a new
+ * subcommand is one entry in cr_subcommands (main.c) and its own file. */
+#ifndef COZ_REPORT_SUBCOMMANDS_H
+#define COZ_REPORT_SUBCOMMANDS_H
+
+/* Each gets argv with argv[0] = "coz-report <name>" style program name. */
+typedef int (*cr_command_fn)(int argc, char **argv);
+
+struct cr_subcommand {
+  const char *name;
+  cr_command_fn run;
+  const char *summary;
+};
+
+/* The default command: analyse profiles (report_cmd.c). */
+int cr_report_main(int argc, char **argv);
+
+#endif /* COZ_REPORT_SUBCOMMANDS_H */
