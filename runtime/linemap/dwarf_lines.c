@@ -1,21 +1,86 @@
-/* dwarf_lines.c: see dwarf_lines.h. Written against Debian 12's libdwarf
- * 20210528 (the consumer API of dwarf_init_path/dwarf_next_cu_header_d/
- * dwarf_srclines_b). */
+/* dwarf_lines.c: see dwarf_lines.h.
+ *
+ * libdwarf (Debian 12's 20210528, consumer API) opens the object, follows
+ * .gnu_debuglink to a separate debug file, and walks the compilation units
+ * for their DW_AT_stmt_list and DW_AT_comp_dir; libelf hands us the
+ * (decompressed) .debug_line bytes, which line_program.c decodes. */
 #include "dwarf_lines.h"
 
+#include "line_program.h"
+
 #include <dwarf.h>
+#include <fcntl.h>
+#include <gelf.h>
 #include <libdwarf.h>
+#include <libelf.h>
 #include <limits.h>
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* Per-unit cache: file index -> sink handle. */
-struct file_cache {
-  void **handle;
-  bool *known;
-  size_t cap;
+struct elf_sections {
+  int fd;
+  Elf *elf;
+  struct coz_line_sections s;
 };
+
+/* Section data, decompressed if needed; NULL when absent or unreadable. */
+static const uint8_t *section_data(Elf_Scn *scn, const GElf_Shdr *sh,
+                                   bool gnu_compressed, size_t *size) {
+  if (sh->sh_type == SHT_NOBITS)
+    return NULL;
+  if ((sh->sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+    return NULL;
+  if (gnu_compressed && elf_compress_gnu(scn, 0, 0) < 0)
+    return NULL;
+  Elf_Data *d = elf_getdata(scn, NULL);
+  if (!d || !d->d_buf)
+    return NULL;
+  *size = d->d_size;
+  return d->d_buf;
+}
+
+static void close_sections(struct elf_sections *es) {
+  if (es->elf)
+    elf_end(es->elf);
+  if (es->fd >= 0)
+    close(es->fd);
+}
+
+static int open_sections(const char *path, struct elf_sections *es) {
+  memset(es, 0, sizeof *es);
+  es->fd = -1;
+  if (elf_version(EV_CURRENT) == EV_NONE)
+    return -1;
+  es->fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (es->fd < 0)
+    return -1;
+  es->elf = elf_begin(es->fd, ELF_C_READ, NULL);
+  size_t shstrndx;
+  if (!es->elf || elf_getshdrstrndx(es->elf, &shstrndx) != 0) {
+    close_sections(es);
+    return -1;
+  }
+  for (Elf_Scn *scn = NULL; (scn = elf_nextscn(es->elf, scn));) {
+    GElf_Shdr sh;
+    if (!gelf_getshdr(scn, &sh))
+      continue;
+    const char *name = elf_strptr(es->elf, shstrndx, sh.sh_name);
+    if (!name)
+      continue;
+    bool gnu = strncmp(name, ".zdebug_", 8) == 0;
+    const char *base =
+        gnu ? name + 8
+            : name + (strncmp(name, ".debug_", 7) ? strlen(name) : 7);
+    if (strcmp(base, "line") == 0)
+      es->s.line = section_data(scn, &sh, gnu, &es->s.line_size);
+    else if (strcmp(base, "line_str") == 0)
+      es->s.line_str = section_data(scn, &sh, gnu, &es->s.line_str_size);
+    else if (strcmp(base, "str") == 0)
+      es->s.str = section_data(scn, &sh, gnu, &es->s.str_size);
+  }
+  return 0;
+}
 
 static void drop_error(Dwarf_Debug dbg, Dwarf_Error *err) {
   if (*err) {
@@ -24,144 +89,53 @@ static void drop_error(Dwarf_Debug dbg, Dwarf_Error *err) {
   }
 }
 
-static int cache_reserve(struct file_cache *c, Dwarf_Unsigned index) {
-  if (index < c->cap)
-    return 0;
-  size_t cap = c->cap ? c->cap : 64;
-  while (cap <= index)
-    cap *= 2;
-  void **h = realloc(c->handle, cap * sizeof *h);
-  if (!h)
-    return -1;
-  c->handle = h;
-  bool *k = realloc(c->known, cap * sizeof *k);
-  if (!k)
-    return -1;
-  memset(k + c->cap, 0, (cap - c->cap) * sizeof *k);
-  c->known = k;
-  c->cap = cap;
-  return 0;
-}
-
-/* The sink handle of a row's file, resolving it on first sight. */
-static void *row_file(Dwarf_Debug dbg, Dwarf_Line row, struct file_cache *c,
-                      const char *comp_dir, const struct coz_dwarf_sink *sink) {
+/* The unit's line program offset; returns 0 when it has one. */
+static int stmt_list(Dwarf_Debug dbg, Dwarf_Die die, uint64_t *offset) {
   Dwarf_Error err = NULL;
-  Dwarf_Unsigned index = 0;
-  if (dwarf_line_srcfileno(row, &index, &err) != DW_DLV_OK) {
+  Dwarf_Attribute at = NULL;
+  if (dwarf_attr(die, DW_AT_stmt_list, &at, &err) != DW_DLV_OK) {
     drop_error(dbg, &err);
-    return NULL;
+    return -1;
   }
-  if (index > 1u << 20 || cache_reserve(c, index))
-    return NULL;
-  if (!c->known[index]) {
-    char *name = NULL;
-    void *h = NULL;
-    if (dwarf_linesrc(row, &name, &err) == DW_DLV_OK) {
-      h = sink->file(sink->ctx, name, comp_dir);
-      dwarf_dealloc(dbg, name, DW_DLA_STRING);
-    } else {
-      drop_error(dbg, &err);
+  int rc = -1;
+  Dwarf_Off off = 0;
+  Dwarf_Unsigned u = 0;
+  if (dwarf_global_formref(at, &off, &err) == DW_DLV_OK) {
+    *offset = off;
+    rc = 0;
+  } else {
+    drop_error(dbg, &err);
+    if (dwarf_formudata(at, &u, &err) == DW_DLV_OK) {
+      *offset = u;
+      rc = 0;
     }
-    c->handle[index] = h;
-    c->known[index] = true;
+    drop_error(dbg, &err);
   }
-  return c->handle[index];
+  dwarf_dealloc(dbg, at, DW_DLA_ATTR);
+  return rc;
 }
 
-/* Emits the ranges of one unit's rows; merges runs of one file:line. */
-static void emit_rows(Dwarf_Debug dbg, Dwarf_Line *rows, Dwarf_Signed n,
-                      const char *comp_dir, struct file_cache *cache,
-                      const struct coz_dwarf_sink *sink) {
-  bool open = false; /* inside a sequence, prev_* valid */
-  uint64_t prev_addr = 0;
-  void *prev_file = NULL;
-  uint32_t prev_line = 0;
-  bool pending = false; /* a merged range not yet emitted */
-  uint64_t pend_lo = 0, pend_hi = 0;
-  void *pend_file = NULL;
-  uint32_t pend_line = 0;
-
-  for (Dwarf_Signed i = 0; i < n; i++) {
-    Dwarf_Error err = NULL;
-    Dwarf_Addr addr = 0;
-    Dwarf_Bool end = 0;
-    Dwarf_Unsigned lineno = 0;
-    if (dwarf_lineaddr(rows[i], &addr, &err) != DW_DLV_OK ||
-        dwarf_lineendsequence(rows[i], &end, &err) != DW_DLV_OK ||
-        dwarf_lineno(rows[i], &lineno, &err) != DW_DLV_OK) {
-      drop_error(dbg, &err);
-      continue;
-    }
-    if (open && addr > prev_addr && prev_file && prev_line) {
-      if (pending && pend_hi == prev_addr && pend_file == prev_file &&
-          pend_line == prev_line) {
-        pend_hi = addr;
-      } else {
-        if (pending)
-          sink->range(sink->ctx, pend_lo, pend_hi, pend_file, pend_line);
-        pending = true;
-        pend_lo = prev_addr;
-        pend_hi = addr;
-        pend_file = prev_file;
-        pend_line = prev_line;
-      }
-    }
-    if (end) {
-      if (pending)
-        sink->range(sink->ctx, pend_lo, pend_hi, pend_file, pend_line);
-      if (open)
-        sink->end_sequence(sink->ctx);
-      pending = open = false;
-      continue;
-    }
-    if (open && addr < prev_addr)
-      continue; /* malformed: addresses must not go back in a sequence */
-    open = true;
-    prev_addr = addr;
-    prev_line = lineno > UINT32_MAX ? 0 : (uint32_t)lineno;
-    prev_file =
-        prev_line ? row_file(dbg, rows[i], cache, comp_dir, sink) : NULL;
-  }
-  if (pending)
-    sink->range(sink->ctx, pend_lo, pend_hi, pend_file, pend_line);
-  if (open)
-    sink->end_sequence(sink->ctx);
-}
-
-/* Reads the line table of the unit whose header was just read. Returns 1
- * when it had one. */
-static int read_unit(Dwarf_Debug dbg, struct file_cache *cache,
+/* Decodes the line program of the unit whose header was just read.
+ * Returns 1 when it had one. */
+static int read_unit(Dwarf_Debug dbg, const struct coz_line_sections *s,
                      const struct coz_dwarf_sink *sink) {
   Dwarf_Error err = NULL;
   Dwarf_Die die = NULL;
-  int had_lines = 0;
   if (dwarf_siblingof_b(dbg, NULL, 1, &die, &err) != DW_DLV_OK) {
     drop_error(dbg, &err);
     return 0;
   }
-  Dwarf_Unsigned version = 0;
-  Dwarf_Small table_count = 0;
-  Dwarf_Line_Context ctx = NULL;
-  if (dwarf_srclines_b(die, &version, &table_count, &ctx, &err) == DW_DLV_OK) {
-    Dwarf_Line *rows = NULL;
-    Dwarf_Signed n = 0;
-    const char *comp_dir = NULL;
-    if (dwarf_srclines_comp_dir(ctx, &comp_dir, &err) != DW_DLV_OK) {
+  uint64_t offset;
+  int had_lines = 0;
+  if (stmt_list(dbg, die, &offset) == 0) {
+    char *comp_dir = NULL;
+    if (dwarf_die_text(die, DW_AT_comp_dir, &comp_dir, &err) != DW_DLV_OK) {
       drop_error(dbg, &err);
       comp_dir = NULL;
     }
-    if (dwarf_srclines_from_linecontext(ctx, &rows, &n, &err) == DW_DLV_OK) {
-      if (cache->cap)
-        memset(cache->known, 0, cache->cap * sizeof *cache->known);
-      emit_rows(dbg, rows, n, comp_dir, cache, sink);
-      had_lines = 1;
-    } else {
-      drop_error(dbg, &err);
-    }
-    dwarf_srclines_dealloc_b(ctx);
-  } else {
-    drop_error(dbg, &err);
+    had_lines = coz_line_program_decode(s, offset, comp_dir, sink) == 0;
+    if (comp_dir)
+      dwarf_dealloc(dbg, comp_dir, DW_DLA_STRING);
   }
   dwarf_dealloc(dbg, die, DW_DLA_DIE);
   return had_lines;
@@ -170,9 +144,9 @@ static int read_unit(Dwarf_Debug dbg, struct file_cache *cache,
 long coz_dwarf_read_lines(const char *path, const struct coz_dwarf_sink *sink) {
   Dwarf_Debug dbg = NULL;
   Dwarf_Error err = NULL;
-  char true_path[PATH_MAX];
-  /* Nothing here keeps a libdwarf object past dwarf_finish, so its
-   * bookkeeping of every allocation is pure cost. */
+  char true_path[PATH_MAX] = "";
+  /* We free what we take, so libdwarf's tracking of every allocation for
+   * dwarf_finish is pure cost; other libdwarf users keep their setting. */
   int old_flag = dwarf_set_de_alloc_flag(0);
   int rc = dwarf_init_path(path, true_path, sizeof true_path, DW_DLC_READ,
                            DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, NULL, 0, NULL,
@@ -182,26 +156,27 @@ long coz_dwarf_read_lines(const char *path, const struct coz_dwarf_sink *sink) {
     dwarf_set_de_alloc_flag(old_flag);
     return rc == DW_DLV_NO_ENTRY ? 0 : -1;
   }
-  struct file_cache cache = {0};
+  struct elf_sections es;
   long units = 0;
-  for (;;) {
-    Dwarf_Unsigned header_len = 0, type_offset = 0, next = 0;
-    Dwarf_Half version = 0, addr_size = 0, len_size = 0, ext_size = 0;
-    Dwarf_Half unit_type = 0;
-    Dwarf_Off abbrev = 0;
-    Dwarf_Sig8 sig;
-    rc = dwarf_next_cu_header_d(dbg, 1, &header_len, &version, &abbrev,
-                                &addr_size, &len_size, &ext_size, &sig,
-                                &type_offset, &next, &unit_type, &err);
-    if (rc != DW_DLV_OK) {
-      drop_error(dbg, &err);
-      break;
+  if (open_sections(true_path[0] ? true_path : path, &es) == 0) {
+    for (;;) {
+      Dwarf_Unsigned header_len = 0, type_offset = 0, next = 0;
+      Dwarf_Half version = 0, addr_size = 0, len_size = 0, ext_size = 0;
+      Dwarf_Half unit_type = 0;
+      Dwarf_Off abbrev = 0;
+      Dwarf_Sig8 sig;
+      rc = dwarf_next_cu_header_d(dbg, 1, &header_len, &version, &abbrev,
+                                  &addr_size, &len_size, &ext_size, &sig,
+                                  &type_offset, &next, &unit_type, &err);
+      if (rc != DW_DLV_OK) {
+        drop_error(dbg, &err);
+        break;
+      }
+      units += read_unit(dbg, &es.s, sink);
     }
-    units += read_unit(dbg, &cache, sink);
+    close_sections(&es);
   }
-  free(cache.handle);
-  free(cache.known);
   dwarf_finish(dbg, &err);
-  dwarf_set_de_alloc_flag(old_flag); /* other libdwarf users keep theirs */
+  dwarf_set_de_alloc_flag(old_flag);
   return units;
 }

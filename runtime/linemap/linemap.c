@@ -61,9 +61,13 @@ static unsigned long long g_adds = ~0ull, g_subs = ~0ull;
 
 /* ---- scope ---------------------------------------------------------- */
 
+static bool is_runtime_file(const struct coz_file *f) {
+  return g_cfg.runtime_dir_len && f->len > g_cfg.runtime_dir_len &&
+         memcmp(f->path, g_cfg.runtime_dir, g_cfg.runtime_dir_len) == 0;
+}
+
 static bool file_in_scope(const struct coz_file *f) {
-  if (g_cfg.runtime_dir_len && f->len > g_cfg.runtime_dir_len &&
-      memcmp(f->path, g_cfg.runtime_dir, g_cfg.runtime_dir_len) == 0)
+  if (is_runtime_file(f))
     return false;
   if (g_cfg.source_patterns)
     return coz_scope_match(g_cfg.source_patterns, f->path, NULL);
@@ -91,6 +95,7 @@ static bool object_considered(const struct loaded *o, bool *need_default) {
 struct read_ctx {
   struct coz_objmap_builder b;
   bool hit_default;
+  bool user_code; /* has line info outside the runtime's own sources */
   bool oom;
 };
 
@@ -106,6 +111,7 @@ static void *sink_file(void *ctx, const char *path, const char *comp_dir) {
     return NULL;
   }
   rc->hit_default |= f->is_default;
+  rc->user_code |= !is_runtime_file(f);
   return f->in_scope ? f : NULL;
 }
 
@@ -118,18 +124,26 @@ static void sink_end_sequence(void *ctx) {
   coz_objmap_end_sequence(&((struct read_ctx *)ctx)->b);
 }
 
-/* Builds the table of one object; NULL when it contributes no line.
- * *units receives the number of units with line tables (-1: unreadable). */
-static struct coz_objmap *read_object(const struct loaded *o, long *units,
-                                      bool *oom) {
+/* What reading an object found out. */
+struct read_result {
+  bool considered; /* in the binary scope (or maybe, by default) */
+  bool user_code;  /* it has line info for code other than the runtime */
+  bool oom;
+};
+
+/* Builds the table of one object; NULL when it contributes no line. */
+static struct coz_objmap *read_object(const struct loaded *o,
+                                      struct read_result *res) {
   bool need_default;
-  *units = 0;
-  *oom = false;
+  memset(res, 0, sizeof *res);
+  bool *oom = &res->oom;
   if (!object_considered(o, &need_default))
     return NULL;
+  res->considered = true;
   struct read_ctx rc = {0};
   struct coz_dwarf_sink sink = {sink_file, sink_range, sink_end_sequence, &rc};
-  *units = coz_dwarf_read_lines(o->path, &sink);
+  coz_dwarf_read_lines(o->path, &sink);
+  res->user_code = rc.user_code;
   if (rc.oom || rc.b.failed || (need_default && !rc.hit_default)) {
     *oom = rc.oom || rc.b.failed;
     coz_objmap_discard(&rc.b);
@@ -258,9 +272,9 @@ static void publish(struct coz_objmap *m) {
 }
 
 /* Reads every object not seen yet and marks the departed ones unloaded.
- * Returns 0, or -1 when out of memory. *main_units tells about the
+ * Returns 0, or -1 when out of memory. *main_res tells about the
  * executable when it was read now (else it is left alone). */
-static int scan_objects(long *main_units) {
+static int scan_objects(struct read_result *main_res) {
   struct enum_ctx ec = {0};
   /* Only copy the list under the loader's lock; the slow DWARF reading
    * happens after, so dlopen in other threads is not held up. */
@@ -280,13 +294,12 @@ static int scan_objects(long *main_units) {
       s->present = true;
       continue;
     }
-    long units;
-    bool oom;
-    struct coz_objmap *m = read_object(&ec.v[i], &units, &oom);
-    if (oom || add_seen(&ec.v[i], m))
+    struct read_result res;
+    struct coz_objmap *m = read_object(&ec.v[i], &res);
+    if (res.oom || add_seen(&ec.v[i], m))
       rc = -1;
     if (ec.v[i].is_main)
-      *main_units = units;
+      *main_res = res;
     if (m)
       publish(m);
   }
@@ -355,14 +368,15 @@ long coz_linemap_build(const struct coz_scope_config *cfg) {
     if (!coz_intern_default_file(buf, len, file_in_scope))
       goto oom;
   }
-  long main_units = 0;
-  if (scan_objects(&main_units))
+  struct read_result main_res = {0};
+  if (scan_objects(&main_res))
     goto oom;
   long lines = (long)coz_intern_line_count();
-  if (main_units <= 0 && lines == 0) {
+  if (main_res.considered && !main_res.user_code) {
     fprintf(stderr, "coz: the executable has no debug line information; "
                     "compile it with -g to profile it\n");
-    return -1;
+    if (lines == 0)
+      return -1;
   }
   return lines;
 oom:
@@ -380,8 +394,8 @@ void coz_linemap_refresh(void) {
   dl_iterate_phdr(count_only, &ec);
   if (ec.adds == g_adds && ec.subs == g_subs)
     return;
-  long main_units;
-  if (scan_objects(&main_units))
+  struct read_result main_res;
+  if (scan_objects(&main_res))
     fprintf(stderr, "coz: out of memory while reading line tables of new "
                     "objects; their lines are not profiled\n");
 }
