@@ -1,0 +1,53 @@
+// CozPass.cpp: the order of the rewrites over one module.
+#include "CozPass.h"
+
+#include "CheckpointRewrite.h"
+#include "FunctionFilter.h"
+#include "LinePoints.h"
+#include "MarkerLowering.h"
+#include "ModuleRecord.h"
+#include "Options.h"
+
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace coz {
+
+namespace {
+// Marks a module as done: the pass may be scheduled twice (an explicit
+// -passes=coz-instrument on clang output, or -flto pipelines), and a second
+// run would count every line point twice.
+constexpr const char *DoneMarker = "coz.instrumented";
+} // namespace
+
+PreservedAnalyses CozInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
+  if (M.getNamedMetadata(DoneMarker))
+    return PreservedAnalyses::all();
+  const PassOptions &Options = getPassOptions();
+  FunctionFilter Filter(M, Options.Skip);
+  ModuleRecord Record(M);
+  CheckpointRewriter Checkpoints(M);
+  LinePoints Lines(M, Record, Options.Points);
+
+  std::vector<Function *> Work;
+  for (Function &F : M)
+    if (Filter.shouldInstrument(F))
+      Work.push_back(&F);
+
+  for (Function *F : Work) {
+    Record.addFunctionFile(*F);
+    Checkpoints.rewrite(*F);
+    // Markers first: their increments keep the marker's location, so the
+    // line points below see the same lines as the source.
+    lowerMarkers(*F, Record);
+    Lines.instrument(*F);
+  }
+  Lines.warnUnmatched();
+  Checkpoints.emitFallbacks();
+  Record.finish();
+  M.getOrInsertNamedMetadata(DoneMarker);
+  return PreservedAnalyses::none();
+}
+
+} // namespace coz

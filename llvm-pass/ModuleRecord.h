@@ -1,0 +1,73 @@
+// ModuleRecord.h: what one module contributes to the runtime (design.md,
+// Contract 2): its progress counters, the inline sharded increment that
+// bumps them, the point descriptors, the list of source files it
+// instrumented, and the constructor that registers all of it.
+#ifndef COZ_PASS_MODULE_RECORD_H
+#define COZ_PASS_MODULE_RECORD_H
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/IRBuilder.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace llvm {
+class DebugLoc;
+class Function;
+class GlobalVariable;
+class Module;
+} // namespace llvm
+
+namespace coz {
+
+// Matches coz.h's COZ_SHARDS layout: 16 shards of one 64-byte line each.
+constexpr unsigned ShardCount = 16;
+constexpr unsigned ShardBytes = 64;
+
+// Point descriptor flag: inserted from --coz-progress/begin/end.
+constexpr unsigned FlagFromCommandLine = 1;
+
+class ModuleRecord {
+public:
+  explicit ModuleRecord(llvm::Module &M);
+
+  // The counter of (Kind, Name), created on first use. Loc is one site of
+  // the point (for the descriptor's `site`); it may be empty.
+  llvm::GlobalVariable *counter(unsigned Kind, llvm::StringRef Name,
+                                unsigned Flags, const llvm::DebugLoc &Loc);
+
+  // Emits, at B's insertion point, `atomicrmw add` of 1 (monotonic) on the
+  // shard of Counter picked by the current CPU. Created instructions are
+  // appended to Created when given.
+  void
+  emitIncrement(llvm::IRBuilder<> &B, llvm::GlobalVariable *Counter,
+                llvm::SmallVectorImpl<llvm::Instruction *> *Created = nullptr);
+
+  // Records the source file of a function the pass processed (the runtime's
+  // default scope).
+  void addFunctionFile(const llvm::Function &F);
+
+  // Emits the descriptors and the registering constructor when the module
+  // has points or files. Returns whether it emitted anything.
+  bool finish();
+
+private:
+  struct Point {
+    llvm::GlobalVariable *Counter = nullptr;
+    unsigned Flags = 0;
+    std::string Site;
+  };
+  llvm::Constant *cString(llvm::StringRef S, const llvm::Twine &Name);
+
+  llvm::Module &M;
+  bool ShardByCpu;
+  std::map<std::pair<unsigned, std::string>, Point> Points;
+  std::set<std::string> Files;
+};
+
+} // namespace coz
+
+#endif
