@@ -66,7 +66,8 @@ static bool valid_site(const char *value, bool name_required) {
     return false;
   const char *line = colon + 1;
   size_t line_len = site_len - (size_t)(line - value);
-  if (!is_digits(line, line_len) || strtol(line, NULL, 10) <= 0)
+  /* At most 9 digits, like the pass: a line number fits in 32 bits. */
+  if (line_len > 9 || !is_digits(line, line_len) || strtol(line, NULL, 10) <= 0)
     return false;
   if (eq && eq[1] == '\0')
     return false;

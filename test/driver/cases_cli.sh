@@ -1,0 +1,123 @@
+# cases_cli.sh CASE: the driver's command-line contract: its own options,
+# errors, exit status, clang selection and pass-through modes.
+. "$(dirname "$0")/lib.sh"
+
+# expect_one_line_error FILE: exactly one line on stderr, naming the tool.
+expect_one_line_error() {
+  local lines
+  lines="$(wc -l <"$1")"
+  [ "$lines" -eq 1 ] || fail "expected one line of error, got $lines: $(cat "$1")"
+  grep -q "^coz-c" "$1" || fail "error line does not name the tool: $(cat "$1")"
+}
+
+case_coz_help() {
+  fresh_workdir
+  run "$DRIVER_CC" --coz-help >help.txt
+  for opt in --coz-progress=FILE:LINE --coz-begin=FILE:LINE=NAME \
+    --coz-end=FILE:LINE=NAME --coz-skip=FUNCTION --coz-help COZ_CC COZ_PASS_ARGS; do
+    grep -qF -- "$opt" help.txt || fail "--coz-help does not list $opt"
+  done
+  run "$DRIVER_CXX" --coz-help >help_cxx.txt
+  grep -q "^usage: coz-c++" help_cxx.txt || fail "coz-c++ --coz-help does not name coz-c++"
+}
+
+case_bad_option() {
+  fresh_workdir
+  echo 'int main(void) { return 0; }' >ok.c
+  local status=0
+  "$DRIVER_CC" --coz-bogus -c ok.c 2>err.txt || status=$?
+  [ "$status" -ne 0 ] || fail "an unknown --coz- option was accepted"
+  expect_one_line_error err.txt
+  grep -qF -- "--coz-bogus" err.txt && grep -qF -- "--coz-help" err.txt ||
+    fail "the error does not name the option and --coz-help: $(cat err.txt)"
+  for bad in --coz-progress=nocolon --coz-progress=a.c:0 --coz-progress=a.c:12= \
+    --coz-begin=a.c:3 --coz-skip= --coz-help=x; do
+    status=0
+    "$DRIVER_CC" "$bad" -c ok.c 2>err.txt || status=$?
+    [ "$status" -ne 0 ] || fail "$bad was accepted"
+    expect_one_line_error err.txt
+  done
+  [ ! -e ok.o ] || fail "a rejected command still compiled"
+}
+
+# coz-cc becomes clang: a failing compile returns clang's status and
+# diagnostics, a good one returns 0.
+case_exit_status() {
+  fresh_workdir
+  echo 'int main(void) { return undeclared; }' >bad.c
+  local want=0 got=0
+  "$COZ_TEST_CLANG" -c bad.c -o bad.o 2>clang.err || want=$?
+  "$DRIVER_CC" -c bad.c -o bad.o 2>driver.err || got=$?
+  [ "$want" -ne 0 ] || fail "plain clang compiled bad.c"
+  [ "$got" -eq "$want" ] || fail "coz-cc returned $got, clang returned $want"
+  grep -q "undeclared" driver.err || fail "clang's diagnostic did not come through"
+  got=0
+  "$DRIVER_CC" missing.c -o prog 2>/dev/null || got=$?
+  [ "$got" -ne 0 ] || fail "coz-cc returned 0 for a missing input"
+  echo 'int main(void) { return 3; }' >three.c
+  run "$DRIVER_CC" three.c -o three
+  got=0
+  ./three || got=$?
+  [ "$got" -eq 3 ] || fail "the program's own exit status changed: $got"
+}
+
+# COZ_CC/COZ_CXX pointing at a clang of another LLVM major is refused with
+# one line; one of the plugin's major is used.
+case_cc_mismatch() {
+  fresh_workdir
+  [ -x "$COZ_OTHER_CLANG" ] ||
+    fail "no clang of another LLVM major found ($COZ_OTHER_CLANG): run scripts/setup.sh"
+  echo 'int main(void) { return 0; }' >ok.c
+  local status=0
+  COZ_CC="$COZ_OTHER_CLANG" "$DRIVER_CC" -c ok.c 2>err.txt || status=$?
+  [ "$status" -ne 0 ] || fail "COZ_CC=$COZ_OTHER_CLANG was accepted"
+  expect_one_line_error err.txt
+  grep -q "LLVM" err.txt || fail "the refusal does not say why: $(cat err.txt)"
+  [ ! -e ok.o ] || fail "the refused command still compiled"
+  status=0
+  COZ_CXX="$COZ_OTHER_CLANG" "$DRIVER_CXX" -c ok.c 2>err.txt || status=$?
+  [ "$status" -ne 0 ] || fail "COZ_CXX=$COZ_OTHER_CLANG was accepted"
+  expect_one_line_error err.txt
+  # The same major through COZ_CC works, and is the clang that runs.
+  COZ_CC="$COZ_TEST_CLANG" run "$DRIVER_CC" -c ok.c -o ok.o --coz-verbose 2>verbose.txt
+  grep -qF "running: $COZ_TEST_CLANG " verbose.txt || fail "COZ_CC was not used: $(cat verbose.txt)"
+}
+
+# Pass-through modes give what clang gives: -E output, --version, -v, -###,
+# -M; assembly compiles without unused-flag warnings (even with -Werror).
+case_passthrough() {
+  fresh_workdir
+  printf '#define TWICE(x) ((x) * 2)\nint f(int x) { return TWICE(x); }\n' >pp.c
+  "$COZ_TEST_CLANG" -E pp.c >clang.i
+  run "$DRIVER_CC" -E pp.c >driver.i
+  cmp -s clang.i driver.i || fail "-E output differs from clang's"
+  "$COZ_TEST_CLANG" --version >clang.version
+  run "$DRIVER_CC" --version >driver.version
+  cmp -s clang.version driver.version || fail "--version differs from clang's"
+  run "$DRIVER_CC" -v 2>v.txt
+  grep -q "clang version" v.txt || fail "-v printed no clang version"
+  run "$DRIVER_CC" -M pp.c >deps.txt
+  grep -q "pp.o: pp.c" deps.txt || fail "-M output is wrong: $(cat deps.txt)"
+  run "$DRIVER_CC" -Werror -fsyntax-only pp.c
+  printf '.globl f\nf:\n  ret\n' >asm.s
+  run "$DRIVER_CC" -Werror -c asm.s -o asm.o
+  echo 'int main(void) { return 0; }' >main.c
+  run "$DRIVER_CC" -### main.c -o prog 2>hash.txt
+  grep -q "libCozPass.so" hash.txt || fail "-### shows no plugin"
+  grep -q "libcoz-rt.a" hash.txt || fail "-### shows no runtime on the link line"
+  [ ! -e prog ] || fail "-### ran the commands"
+  # -MD still links, and writes the dependency file.
+  run "$DRIVER_CC" -MD main.c -o prog
+  [ -x prog ] && ls ./*.d >/dev/null 2>&1 || fail "-MD did not link or write a .d file"
+  nm prog | grep -qE " T __coz_register_module$" || fail "-MD link has no runtime"
+  # -c, -S, -shared and -r never get the runtime.
+  run "$DRIVER_CC" -S pp.c -o pp.s
+  run "$DRIVER_CC" -c pp.c -o pp.o
+  run "$DRIVER_CC" -r pp.o -o partial.o
+  nm partial.o | grep -qE " T __coz_register_module$" && fail "-r got the runtime"
+  run "$DRIVER_CC" -fPIC -shared pp.c -o libpp.so
+  nm libpp.so | grep -qE " T __coz_register_module$" && fail "-shared got the runtime"
+  return 0
+}
+
+"case_$1"
