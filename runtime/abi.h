@@ -1,0 +1,53 @@
+/* abi.h: data structures shared by the LLVM pass and the runtime
+ * (docs/design.md, contract 2). The layouts are ABI: the pass emits them as
+ * constants, so any change here needs a new abi_version. */
+#ifndef COZ_ABI_H
+#define COZ_ABI_H
+
+#include <stdint.h>
+
+#define COZ_ABI_VERSION 1u
+#define COZ_SHARDS 16 /* power of two */
+
+/* One progress counter: one 64-byte line per shard so that threads on
+ * different CPUs never share a cache line on the hot path. */
+struct coz_counter {
+  struct {
+    uint64_t value;
+    uint64_t pad[7];
+  } shard[COZ_SHARDS];
+} __attribute__((aligned(64)));
+
+struct coz_point_desc {
+  const char *name; /* point name; "file:line" for COZ_PROGRESS */
+  uint32_t kind;    /* 0 throughput, 1 begin, 2 end */
+  uint32_t flags;   /* 1 = inserted from --coz-progress/begin/end */
+  struct coz_counter *counter;
+  const char *site; /* "file:line" of (one) site, or NULL */
+};
+
+struct coz_module_desc {
+  uint32_t abi_version; /* COZ_ABI_VERSION */
+  uint32_t n_points;
+  const struct coz_point_desc *points;
+  uint32_t n_files;
+  uint32_t reserved;
+  const char *const *files; /* absolute paths of the instrumented files */
+};
+
+_Static_assert(sizeof(struct coz_counter) == 1024, "coz_counter is 1 KiB");
+_Static_assert(sizeof(struct coz_point_desc) == 32, "coz_point_desc is 32 B");
+
+#define COZ_KIND_THROUGHPUT 0u
+#define COZ_KIND_BEGIN 1u
+#define COZ_KIND_END 2u
+
+#define COZ_EXPORT __attribute__((visibility("default")))
+
+void __coz_register_module(const struct coz_module_desc *desc) COZ_EXPORT;
+void __coz_marker(unsigned kind, const char *name) COZ_EXPORT;
+void __coz_pre_block(void) COZ_EXPORT;
+void __coz_post_block(int woken_by_other) COZ_EXPORT;
+void __coz_catch_up(void) COZ_EXPORT;
+
+#endif /* COZ_ABI_H */

@@ -1,0 +1,154 @@
+/* checkpoints.c: the blocking rules of §3.4.1 (Tables 1-2) around every
+ * function of checkpoints.def, as __coz_NAME (what the pass's rewritten
+ * calls reach; the interposers forward here too).
+ *
+ *  - Before a call that may wake another thread (Table 1) or block (Table
+ *    2), the thread processes its pending samples and executes the delays it
+ *    owes, so a thread it wakes has nothing left to wait for on its behalf.
+ *  - After a blocking call returned because another thread acted (success),
+ *    the thread is credited with the delays it owes: its waker executed them.
+ *    After a timeout, EBUSY, EAGAIN or EINTR it is not: it still owes them.
+ *  - A new thread inherits its parent's delay count (threads.c). */
+#include "checkpoints.h"
+#include "abi.h"
+#include "delays.h"
+#include "real.h"
+#include "runtime.h"
+#include "thread_state.h"
+
+#include <errno.h>
+
+/* The state of a thread the checkpoints act for, or NULL. */
+static inline struct coz_thread *sampled_self(void) {
+  if (!atomic_load_explicit(&coz_active, memory_order_relaxed))
+    return NULL;
+  struct coz_thread *t = coz_thread_self();
+  /* in_runtime: a program signal handler interrupted the runtime. */
+  return t && !t->in_runtime ? t : NULL;
+}
+
+static void leave(struct coz_thread *t) {
+  t->in_runtime = 0;
+  if (t->pending) /* a sample signal came while we held the state */
+    coz_process_now(t);
+}
+
+/* Drain samples, then execute every owed delay. */
+static struct coz_thread *before(void) {
+  struct coz_thread *t = sampled_self();
+  if (t) {
+    coz_process_now(t);
+    t->in_runtime = 1;
+    coz_delays_catch_up(t);
+    leave(t);
+  }
+  return t;
+}
+
+static void after(struct coz_thread *t, int woken_by_other) {
+  if (t && woken_by_other && !t->in_runtime) {
+    t->in_runtime = 1;
+    coz_delays_credit(t);
+    leave(t);
+  }
+}
+
+void coz_checkpoint_exit_thread(void) {
+  struct coz_thread *t = sampled_self();
+  if (t) {
+    coz_process_now(t);
+    t->in_runtime = 1;
+    coz_delays_catch_up(t);
+    leave(t);
+  }
+}
+
+/* --- coz.h hooks for custom primitives. --- */
+COZ_EXPORT void __coz_pre_block(void) { before(); }
+COZ_EXPORT void __coz_post_block(int woken_by_other) {
+  after(sampled_self(), woken_by_other);
+}
+COZ_EXPORT void __coz_catch_up(void) { before(); }
+
+/* --- The table. --- */
+#define WAKE(NAME, PARAMS, ARGS)                                               \
+  COZ_EXPORT int __coz_##NAME PARAMS {                                         \
+    before();                                                                  \
+    return COZ_REAL(NAME) ARGS;                                                \
+  }
+
+/* WOKEN is an expression of the result r saying the call returned because
+ * another thread acted. errno is preserved across the bookkeeping. */
+#define BLOCK(NAME, PARAMS, ARGS, WOKEN)                                       \
+  COZ_EXPORT int __coz_##NAME PARAMS {                                         \
+    struct coz_thread *t = before();                                           \
+    int r = COZ_REAL(NAME) ARGS;                                               \
+    if (t) {                                                                   \
+      int saved_errno = errno;                                                 \
+      after(t, (WOKEN));                                                       \
+      errno = saved_errno;                                                     \
+    }                                                                          \
+    return r;                                                                  \
+  }
+
+BLOCK(pthread_mutex_lock, (pthread_mutex_t * m), (m), r == 0)
+BLOCK(pthread_mutex_trylock, (pthread_mutex_t * m), (m), r == 0)
+BLOCK(pthread_mutex_timedlock, (pthread_mutex_t * m, const struct timespec *ts),
+      (m, ts), r == 0)
+BLOCK(pthread_mutex_clocklock,
+      (pthread_mutex_t * m, clockid_t clk, const struct timespec *ts),
+      (m, clk, ts), r == 0)
+WAKE(pthread_mutex_unlock, (pthread_mutex_t * m), (m))
+BLOCK(pthread_cond_wait, (pthread_cond_t * c, pthread_mutex_t *m), (c, m),
+      r == 0)
+BLOCK(pthread_cond_timedwait,
+      (pthread_cond_t * c, pthread_mutex_t *m, const struct timespec *ts),
+      (c, m, ts), r == 0)
+BLOCK(pthread_cond_clockwait,
+      (pthread_cond_t * c, pthread_mutex_t *m, clockid_t clk,
+       const struct timespec *ts),
+      (c, m, clk, ts), r == 0)
+WAKE(pthread_cond_signal, (pthread_cond_t * c), (c))
+WAKE(pthread_cond_broadcast, (pthread_cond_t * c), (c))
+BLOCK(pthread_rwlock_rdlock, (pthread_rwlock_t * l), (l), r == 0)
+BLOCK(pthread_rwlock_wrlock, (pthread_rwlock_t * l), (l), r == 0)
+BLOCK(pthread_rwlock_tryrdlock, (pthread_rwlock_t * l), (l), r == 0)
+BLOCK(pthread_rwlock_trywrlock, (pthread_rwlock_t * l), (l), r == 0)
+BLOCK(pthread_rwlock_timedrdlock,
+      (pthread_rwlock_t * l, const struct timespec *ts), (l, ts), r == 0)
+BLOCK(pthread_rwlock_timedwrlock,
+      (pthread_rwlock_t * l, const struct timespec *ts), (l, ts), r == 0)
+WAKE(pthread_rwlock_unlock, (pthread_rwlock_t * l), (l))
+/* Both tables: the last arrival wakes the others, the others block. */
+BLOCK(pthread_barrier_wait, (pthread_barrier_t * b), (b),
+      r == 0 || r == PTHREAD_BARRIER_SERIAL_THREAD)
+BLOCK(pthread_join, (pthread_t th, void **ret), (th, ret), r == 0)
+BLOCK(pthread_timedjoin_np,
+      (pthread_t th, void **ret, const struct timespec *ts), (th, ret, ts),
+      r == 0)
+BLOCK(pthread_tryjoin_np, (pthread_t th, void **ret), (th, ret), r == 0)
+WAKE(pthread_kill, (pthread_t th, int sig), (th, sig))
+BLOCK(sem_wait, (sem_t * s), (s), r == 0)
+BLOCK(sem_timedwait, (sem_t * s, const struct timespec *ts), (s, ts), r == 0)
+BLOCK(sem_clockwait, (sem_t * s, clockid_t clk, const struct timespec *ts),
+      (s, clk, ts), r == 0)
+BLOCK(sem_trywait, (sem_t * s), (s), r == 0)
+WAKE(sem_post, (sem_t * s), (s))
+BLOCK(mtx_lock, (mtx_t * m), (m), r == thrd_success)
+BLOCK(mtx_timedlock, (mtx_t * m, const struct timespec *ts), (m, ts),
+      r == thrd_success)
+BLOCK(mtx_trylock, (mtx_t * m), (m), r == thrd_success)
+WAKE(mtx_unlock, (mtx_t * m), (m))
+BLOCK(cnd_wait, (cnd_t * c, mtx_t *m), (c, m), r == thrd_success)
+BLOCK(cnd_timedwait, (cnd_t * c, mtx_t *m, const struct timespec *ts),
+      (c, m, ts), r == thrd_success)
+WAKE(cnd_signal, (cnd_t * c), (c))
+WAKE(cnd_broadcast, (cnd_t * c), (c))
+BLOCK(thrd_join, (thrd_t th, int *res), (th, res), r == thrd_success)
+/* A signal another thread sent (pthread_kill executed its delays first). */
+BLOCK(sigwait, (const sigset_t *set, int *sig), (set, sig), r == 0)
+BLOCK(sigwaitinfo, (const sigset_t *set, siginfo_t *info), (set, info), r > 0)
+BLOCK(sigtimedwait,
+      (const sigset_t *set, siginfo_t *info, const struct timespec *ts),
+      (set, info, ts), r > 0)
+BLOCK(sigsuspend, (const sigset_t *set), (set), errno == EINTR)

@@ -1,0 +1,30 @@
+/* delays.h: virtual speedup by delaying threads (§3.4, §3.4.3).
+ *
+ * Delays are counted in ns of virtual time: the global count G says how much
+ * every thread should have paused so far; each thread's local_delay says how
+ * much it has paused, or absorbed by running the selected line. A sample in
+ * the selected line adds the experiment's delay size (speedup x period) to
+ * the sampling thread's local count only; a thread ahead of G raises G to its
+ * local count, a thread behind G pauses for the difference. */
+#ifndef COZ_DELAYS_H
+#define COZ_DELAYS_H
+
+#include <stdint.h>
+
+struct coz_thread;
+
+/* G, in ns. Async-signal-safe. */
+uint64_t coz_delay_global(void);
+/* After a batch: raise G to the local count, or pause until the local count
+ * reaches G (the "minimize delays" rule). Async-signal-safe. */
+void coz_delays_settle(struct coz_thread *t);
+/* Before an operation that may wake or block another thread: execute every
+ * owed delay now. Async-signal-safe. */
+void coz_delays_catch_up(struct coz_thread *t);
+/* After a blocking operation returned because another thread acted: that
+ * thread executed its delays before waking us, so ours are done. */
+void coz_delays_credit(struct coz_thread *t);
+/* Total time actually slept for delays (statistics). */
+uint64_t coz_delays_slept_ns(void);
+
+#endif /* COZ_DELAYS_H */

@@ -1,0 +1,43 @@
+/* exit_message.c: tells the user what the run produced. The most common
+ * disappointment with a causal profiler is an empty profile, so when no
+ * progress point was reached the message says so and what to do. */
+#include "exit_message.h"
+#include "config.h"
+#include "output.h"
+#include "records.h"
+#include "util.h"
+
+#include <stdlib.h>
+
+static unsigned long experiments;
+static const struct coz_line **lines;
+static size_t n_lines, cap_lines;
+
+void coz_exit_message_count(const struct coz_line *line) {
+  experiments++;
+  for (size_t i = 0; i < n_lines; i++)
+    if (lines[i] == line)
+      return;
+  if (n_lines == cap_lines) {
+    size_t cap = cap_lines ? cap_lines * 2 : 64;
+    const struct coz_line **v = realloc(lines, cap * sizeof *v);
+    if (!v)
+      return;
+    lines = v;
+    cap_lines = cap;
+  }
+  lines[n_lines++] = line;
+}
+
+void coz_exit_message_print(void) {
+  if (coz_config.QUIET)
+    return;
+  coz_log_error("%lu experiment%s on %zu line%s; profile appended to %s",
+                experiments, experiments == 1 ? "" : "s", n_lines,
+                n_lines == 1 ? "" : "s", coz_output_path());
+  if (!coz_records_any_progress())
+    coz_log_error("no progress point was reached, so the profile cannot "
+                  "show any effect: add COZ_PROGRESS (coz.h) where a unit "
+                  "of work completes, or build with "
+                  "--coz-progress=FILE:LINE, and run long enough");
+}

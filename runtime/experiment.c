@@ -1,0 +1,226 @@
+/* experiment.c: the profiler thread (§2, §3.2).
+ *
+ * It first builds the line map (the scope), then runs experiments one after
+ * another: wait for the first in-scope line any thread samples, pick a
+ * speedup (0 with probability 1/2, else 5..100% in steps of 5), publish
+ * them, let the experiment run, then write its record with the effective
+ * duration (elapsed minus the delay inserted meanwhile), and cool off so
+ * that the samples taken during the experiment are processed before the
+ * next one. The length doubles while some progress point gets fewer than
+ * COZ_MIN_VISITS visits per experiment. */
+#include "experiment.h"
+#include "config.h"
+#include "delays.h"
+#include "exit_message.h"
+#include "linemap/linemap.h"
+#include "progress.h"
+#include "records.h"
+#include "runtime.h"
+#include "thread_state.h"
+#include "util.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Atomic(struct coz_line *) coz_exp_selected;
+_Atomic uint64_t coz_exp_delay_ns;
+_Atomic uint64_t coz_exp_selected_samples;
+_Atomic bool coz_exp_selecting;
+_Atomic(struct coz_line *) coz_exp_candidate;
+
+/* Futex word: bumped to wake the profiler thread early. */
+static _Atomic uint32_t wake_word;
+static _Atomic bool stop_requested;
+static _Atomic bool profiler_done;
+static _Atomic bool shut_down;
+static uint64_t rng_state;
+
+void coz_profiler_poke(void) {
+  atomic_fetch_add(&wake_word, 1);
+  syscall(SYS_futex, &wake_word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static bool should_stop(void) {
+  return atomic_load(&stop_requested) || coz_threads_live() <= 0;
+}
+
+/* Sleeps until deadline (monotonic ns) or an early wake-up request. */
+static void sleep_until(uint64_t deadline) {
+  while (!should_stop()) {
+    uint64_t now = coz_now_ns();
+    if (now >= deadline)
+      return;
+    uint64_t left = deadline - now;
+    struct timespec ts = {(time_t)(left / 1000000000u),
+                          (long)(left % 1000000000u)};
+    uint32_t seen = atomic_load(&wake_word);
+    syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+  }
+}
+
+static uint64_t next_random(void) {
+  /* xorshift64*: good enough to pick lines and speedups without bias. */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 2685821657736338717ull;
+}
+
+static int pick_speedup(void) {
+  if (coz_config.FIXED_SPEEDUP >= 0)
+    return coz_config.FIXED_SPEEDUP;
+  if (next_random() % 2 == 0)
+    return 0;
+  return (int)(next_random() % 20 + 1) * 5;
+}
+
+/* Waits for the first in-scope line sampled from now on (§3.2). */
+static struct coz_line *wait_for_line(void) {
+  atomic_store(&coz_exp_candidate, NULL);
+  atomic_store(&coz_exp_selecting, true);
+  struct coz_line *line = NULL;
+  while (!should_stop()) {
+    line = atomic_load(&coz_exp_candidate);
+    if (line)
+      break;
+    sleep_until(coz_now_ns() + 2000000);
+  }
+  atomic_store(&coz_exp_selecting, false);
+  return line;
+}
+
+static bool build_scope(void) {
+  size_t n_files = 0;
+  const char **files = coz_progress_files(&n_files);
+  struct coz_scope_config cfg = {coz_config.SOURCE_SCOPE,
+                                 coz_config.BINARY_SCOPE, files, n_files};
+  /* Nothing compiled with the pass registered (a program built with plain
+   * clang and linked with the runtime): profile the main executable, as
+   * Coz does by default. */
+  if (n_files == 0 && !*cfg.source_patterns && !*cfg.binary_patterns) {
+    cfg.source_patterns = "%";
+    cfg.binary_patterns = "MAIN";
+  }
+  uint64_t t0 = coz_now_ns();
+  long lines = coz_linemap_build(&cfg);
+  free(files);
+  coz_log_verbose(1, "line map: %ld lines in scope, built in %.1f ms", lines,
+                  (double)(coz_now_ns() - t0) / 1e6);
+  if (lines == 0)
+    coz_log_error("no source line is in the profiling scope: build with "
+                  "-g, or set COZ_SOURCE_SCOPE / COZ_BINARY_SCOPE; no "
+                  "experiments will run");
+  return lines > 0;
+}
+
+static void run_experiments(void) {
+  struct coz_line *fixed = NULL;
+  if (*coz_config.FIXED_LINE) {
+    fixed = coz_linemap_find(coz_config.FIXED_LINE);
+    if (!fixed) {
+      coz_log_error("COZ_FIXED_LINE=%s matches no line in scope: give "
+                    "file:line of a line with code (e.g. prog.c:42); no "
+                    "experiments will run",
+                    coz_config.FIXED_LINE);
+      return;
+    }
+  }
+  uint64_t length_ns = coz_config.EXPERIMENT * 1000000u;
+  struct coz_point_reading *start = NULL, *end = NULL;
+  size_t cap = 0;
+  while (!should_stop()) {
+    struct coz_line *line = fixed ? fixed : wait_for_line();
+    if (!line)
+      break;
+    int speedup = pick_speedup();
+    size_t n = coz_progress_refresh();
+    if (n > cap) {
+      cap = n * 2;
+      start = realloc(start, cap * sizeof *start);
+      end = realloc(end, cap * sizeof *end);
+      if (!start || !end)
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+      start[i] = coz_progress_read(i);
+    atomic_store(&coz_exp_selected_samples, 0);
+    uint64_t g0 = coz_delay_global();
+    uint64_t t0 = coz_now_ns();
+    atomic_store(&coz_exp_delay_ns,
+                 coz_config.PERIOD * (uint64_t)speedup / 100u);
+    atomic_store(&coz_exp_selected, line);
+
+    if (coz_config.END_TO_END)
+      sleep_until(UINT64_MAX);
+    else
+      sleep_until(t0 + length_ns);
+
+    atomic_store(&coz_exp_selected, NULL);
+    atomic_store(&coz_exp_delay_ns, 0);
+    uint64_t elapsed = coz_now_ns() - t0;
+    uint64_t inserted = coz_delay_global() - g0;
+    for (size_t i = 0; i < n; i++)
+      end[i] = coz_progress_read(i);
+    struct coz_experiment_result r = {line->name,
+                                      speedup,
+                                      elapsed > inserted ? elapsed - inserted
+                                                         : 0,
+                                      atomic_load(&coz_exp_selected_samples),
+                                      n,
+                                      start,
+                                      end};
+    if (r.duration_ns > 0) {
+      uint64_t min_visits = coz_record_experiment(&r);
+      coz_exit_message_count(line);
+      if (min_visits < coz_config.MIN_VISITS && !should_stop())
+        length_ns *= 2;
+    }
+    coz_record_deltas();
+    if (coz_config.END_TO_END)
+      break;
+    sleep_until(coz_now_ns() + coz_config.COOLOFF * 1000000u);
+  }
+  free(start);
+  free(end);
+}
+
+void *coz_profiler_main(void *arg) {
+  (void)arg;
+  /* The profiler thread is not part of the program: never sampled. */
+  rng_state = coz_config.SEED ? coz_config.SEED
+                              : (coz_now_ns() ^ ((uint64_t)getpid() << 32));
+  if (rng_state == 0)
+    rng_state = 1;
+  if (build_scope())
+    run_experiments();
+  atomic_store(&profiler_done, true);
+  coz_profiler_poke();
+  return NULL;
+}
+
+void coz_profiler_shutdown(void) {
+  bool expected = false;
+  if (!atomic_compare_exchange_strong(&shut_down, &expected, true))
+    return;
+  atomic_store(&stop_requested, true);
+  coz_profiler_poke();
+  /* Wait for the profiler thread to write the experiment in flight. It may
+   * still be building the line map of a huge program: give up after 5 s
+   * rather than hold up the exit. */
+  extern _Atomic bool coz_profiler_started;
+  uint64_t deadline = coz_now_ns() + 5000000000u;
+  while (atomic_load(&coz_profiler_started) && !atomic_load(&profiler_done) &&
+         coz_now_ns() < deadline) {
+    uint32_t seen = atomic_load(&wake_word);
+    struct timespec ts = {0, 10000000};
+    if (!atomic_load(&profiler_done))
+      syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+  }
+  if (atomic_load(&coz_profiler_started) && !atomic_load(&profiler_done))
+    return; /* still busy: writing now could interleave with it */
+  coz_record_deltas();
+  coz_record_final();
+  coz_exit_message_print();
+}

@@ -1,0 +1,33 @@
+/* experiment.h: the profiler thread and the state it shares with the
+ * sample processing of every thread. */
+#ifndef COZ_EXPERIMENT_H
+#define COZ_EXPERIMENT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct coz_line;
+
+/* The running experiment's line, NULL between experiments. Published after
+ * coz_exp_delay_ns, cleared before it changes. */
+extern _Atomic(struct coz_line *) coz_exp_selected;
+/* Delay per sample in the selected line: speedup x period (ns). */
+extern _Atomic uint64_t coz_exp_delay_ns;
+/* Samples that fell in the selected line during the experiment. */
+extern _Atomic uint64_t coz_exp_selected_samples;
+/* True while the profiler waits for a line: the first in-scope line any
+ * thread samples is stored into coz_exp_candidate. */
+extern _Atomic bool coz_exp_selecting;
+extern _Atomic(struct coz_line *) coz_exp_candidate;
+
+/* The profiler thread's body. */
+void *coz_profiler_main(void *arg);
+/* At exit (any thread): stop the profiler thread, write the experiment in
+ * flight, the sample and runtime totals, the shutdown record and the exit
+ * message. Runs once. */
+void coz_profiler_shutdown(void);
+/* Writes the startup record. */
+void coz_profile_startup(void);
+
+#endif /* COZ_EXPERIMENT_H */

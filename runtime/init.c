@@ -1,0 +1,132 @@
+/* init.c: the runtime's life cycle.
+ *
+ * coz_init runs from the executable's .preinit_array (before any
+ * constructor, so threads and locks of other constructors are seen), with a
+ * constructor and the first pthread_create as fallbacks. It reads the
+ * flags, opens the profile, installs the sample handler and starts sampling
+ * the threads that exist. The profiler thread starts from a constructor,
+ * once libc and the libraries are initialised. At exit the final records and
+ * the exit message are written.
+ *
+ * fork: the child stops profiling cleanly (documented in docs/design.md):
+ * its copies of the parent's perf events are closed and the checkpoints
+ * become pass-throughs. A program the child then execs profiles itself. */
+#include "config.h"
+#include "experiment.h"
+#include "output.h"
+#include "real.h"
+#include "records.h"
+#include "runtime.h"
+#include "sampler.h"
+#include "thread_state.h"
+#include "util.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Atomic bool coz_active;
+_Atomic bool coz_profiler_started;
+
+enum { INIT_NOT_YET, INIT_RUNNING, INIT_DONE };
+static _Atomic int init_state;
+static _Atomic pid_t init_pid;
+
+static void on_exit_handler(void) {
+  if (!atomic_load(&coz_active) || getpid() != atomic_load(&init_pid))
+    return;
+  coz_profiler_shutdown();
+  atomic_store(&coz_active, false);
+}
+
+static void in_fork_child(void) {
+  if (!atomic_load(&coz_active))
+    return;
+  atomic_store(&coz_active, false);
+  coz_threads_forget_all();
+}
+
+static bool install_handler(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = coz_on_sample_signal;
+  /* SA_RESTART: a sample must never make a program's read() fail. */
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  return sigaction(COZ_SAMPLE_SIGNAL, &sa, NULL) == 0;
+}
+
+void coz_init_env(char **envp) {
+  int expected = INIT_NOT_YET;
+  if (!atomic_compare_exchange_strong(&init_state, &expected, INIT_RUNNING))
+    return; /* done, or running in this very thread's call chain */
+  coz_real_resolve();
+  if (!coz_config_load(envp) || coz_config.OFF) {
+    atomic_store(&init_state, INIT_DONE);
+    return;
+  }
+  if (!coz_output_open() || !coz_sampler_init() || !install_handler()) {
+    atomic_store(&init_state, INIT_DONE);
+    return;
+  }
+  atomic_store(&init_pid, getpid());
+  coz_record_startup();
+  atomic_store(&coz_active, true);
+  if (!coz_threads_init()) {
+    atomic_store(&coz_active, false);
+    coz_log_error("cannot set up thread state; profiling is off");
+  } else {
+    /* Registered first, so it runs last: after the program's handlers. */
+    atexit(on_exit_handler);
+    pthread_atfork(NULL, NULL, in_fork_child);
+    coz_log_verbose(1, "sampling with %s every %llu ns", coz_sampler_name(),
+                    (unsigned long long)coz_config.PERIOD);
+  }
+  atomic_store(&init_state, INIT_DONE);
+}
+
+void coz_start_profiler_thread(void) {
+  if (!atomic_load(&coz_active))
+    return;
+  bool expected = false;
+  if (!atomic_compare_exchange_strong(&coz_profiler_started, &expected, true))
+    return;
+  /* Signals for samples go to the threads sampled, never to this one. */
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_BLOCK, &all, &old);
+  pthread_t th;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  int r = COZ_REAL(pthread_create)(&th, &attr, coz_profiler_main, NULL);
+  pthread_attr_destroy(&attr);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (r != 0) {
+    atomic_store(&coz_profiler_started, false);
+    coz_log_error("cannot start the profiler thread (%s); no experiments "
+                  "will run",
+                  strerror(r));
+  }
+}
+
+void coz_init(void) { coz_init_env(environ); }
+
+static void preinit(int argc, char **argv, char **envp) {
+  (void)argc, (void)argv;
+  coz_init_env(envp);
+}
+
+/* Runs before every constructor of the executable (and after those of the
+ * shared libraries it depends on). Only executables honour preinit_array;
+ * the runtime is only ever linked into executables. */
+__attribute__((section(".preinit_array"),
+               used)) static void (*const coz_preinit_entry)(int, char **,
+                                                             char **) = preinit;
+
+__attribute__((constructor(101))) static void constructor(void) {
+  coz_init();
+  coz_start_profiler_thread();
+}

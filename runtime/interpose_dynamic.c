@@ -1,0 +1,90 @@
+/* interpose_dynamic.c: for dynamically linked executables. The executable
+ * defines every NAME of checkpoints.def, so calls the pass could not rewrite
+ * (indirect calls, uninstrumented libraries such as libstdc++) reach the
+ * checkpoints too: a definition in the executable wins symbol lookup. The
+ * real functions come from the next object in lookup order (libc).
+ *
+ * dlsym may allocate, and an allocator may take a pthread mutex: the mutex
+ * functions therefore bind to glibc's exported __pthread_mutex_* aliases
+ * directly, with no lookup, so a lock taken inside dlsym never recurses. */
+#include "checkpoints.h"
+
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* glibc exports these aliases only as compatibility symbols (no default
+ * version), so the reference names the version of the target's base ABI. */
+#if defined(__x86_64__)
+#define COZ_GLIBC_BASE "GLIBC_2.2.5"
+#elif defined(__aarch64__)
+#define COZ_GLIBC_BASE "GLIBC_2.17"
+#endif
+
+#ifdef COZ_GLIBC_BASE
+extern int coz_libc_mutex_lock(pthread_mutex_t *m);
+extern int coz_libc_mutex_trylock(pthread_mutex_t *m);
+extern int coz_libc_mutex_unlock(pthread_mutex_t *m);
+__asm__(".symver coz_libc_mutex_lock, __pthread_mutex_lock@" COZ_GLIBC_BASE);
+__asm__(
+    ".symver coz_libc_mutex_trylock, __pthread_mutex_trylock@" COZ_GLIBC_BASE);
+__asm__(
+    ".symver coz_libc_mutex_unlock, __pthread_mutex_unlock@" COZ_GLIBC_BASE);
+
+struct coz_real_fns coz_real = {
+    .pthread_mutex_lock = coz_libc_mutex_lock,
+    .pthread_mutex_trylock = coz_libc_mutex_trylock,
+    .pthread_mutex_unlock = coz_libc_mutex_unlock,
+};
+#else
+struct coz_real_fns coz_real;
+#endif
+
+static void *lookup(const char *name) {
+  /* glibc keeps the pre-2.3.2 condition variables under the default
+   * version of libpthread's old ABI: ask for the current one explicitly. */
+  static const char *const cond_fns[] = {
+      "pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_signal",
+      "pthread_cond_broadcast"};
+  void *f = NULL;
+  for (size_t i = 0; i < sizeof cond_fns / sizeof *cond_fns; i++)
+    if (__builtin_strcmp(name, cond_fns[i]) == 0)
+      f = dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2");
+  if (!f)
+    f = dlsym(RTLD_NEXT, name);
+  if (!f) {
+    static const char msg[] = "coz: cannot find a synchronization function "
+                              "in libc; the program cannot continue\n";
+    ssize_t unused = write(2, msg, sizeof msg - 1);
+    (void)unused;
+    abort();
+  }
+  return f;
+}
+
+void coz_real_resolve(void) {
+#define COZ_SIG(RET, NAME, PARAMS, ARGS)                                       \
+  if (!coz_real.NAME) {                                                        \
+    RET(*f) PARAMS = (RET(*) PARAMS)lookup(#NAME);                             \
+    __atomic_store_n(&coz_real.NAME, f, __ATOMIC_RELEASE);                     \
+  }
+#define COZ_SIG_NORETURN(NAME, PARAMS, ARGS)                                   \
+  if (!coz_real.NAME) {                                                        \
+    void(*f) PARAMS = (void(*) PARAMS)lookup(#NAME);                           \
+    __atomic_store_n(&coz_real.NAME, f, __ATOMIC_RELEASE);                     \
+  }
+#include "checkpoint_sigs.def"
+#undef COZ_SIG
+#undef COZ_SIG_NORETURN
+}
+
+/* The interposers: NAME forwards to __coz_NAME. */
+#define COZ_SIG(RET, NAME, PARAMS, ARGS)                                       \
+  COZ_EXPORT RET NAME PARAMS { return __coz_##NAME ARGS; }
+#define COZ_SIG_NORETURN(NAME, PARAMS, ARGS)                                   \
+  COZ_EXPORT void NAME PARAMS { __coz_##NAME ARGS; }
+#include "checkpoint_sigs.def"
+#undef COZ_SIG
+#undef COZ_SIG_NORETURN

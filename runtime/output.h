@@ -1,0 +1,33 @@
+/* output.h: the profile (docs/design.md, contract 5). Records are built in
+ * memory and each block goes out in ONE write() on an O_APPEND descriptor,
+ * so concurrent processes appending to one file never interleave. */
+#ifndef COZ_OUTPUT_H
+#define COZ_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct coz_out {
+  char *buf;
+  size_t len, cap;
+  bool failed; /* out of memory: the block is dropped */
+  void *json;  /* json_t object of the current line (COZ_FORMAT=json) */
+};
+
+/* Opens COZ_OUTPUT for appending. False after one line on stderr. */
+bool coz_output_open(void);
+const char *coz_output_path(void);
+
+/* Starts a line of the given type ("experiment", "samples", ...). */
+void coz_out_begin(struct coz_out *o, const char *type);
+void coz_out_str(struct coz_out *o, const char *key, const char *value);
+void coz_out_u64(struct coz_out *o, const char *key, uint64_t value);
+void coz_out_double(struct coz_out *o, const char *key, double value);
+/* Ends the line. */
+void coz_out_end(struct coz_out *o);
+/* Writes everything built so far in one write() and resets the buffer. */
+void coz_out_flush(struct coz_out *o);
+void coz_out_free(struct coz_out *o);
+
+#endif /* COZ_OUTPUT_H */

@@ -1,0 +1,121 @@
+/* records.c: builds the profile's records (see records.h). All writers run
+ * on the profiler thread, or at exit once the profiler thread has stopped. */
+#include "records.h"
+#include "linemap/linemap.h"
+#include "output.h"
+#include "progress.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <unistd.h>
+
+static uint64_t last_runtime_ns;
+static bool any_progress;
+
+int coz_records_any_progress(void) { return any_progress; }
+
+void coz_record_startup(void) {
+  struct coz_out o = {0};
+  last_runtime_ns = coz_now_ns();
+  coz_out_begin(&o, "startup");
+  coz_out_u64(&o, "time", coz_unix_ns());
+  coz_out_u64(&o, "pid", (uint64_t)getpid());
+  coz_out_end(&o);
+  coz_out_flush(&o);
+  coz_out_free(&o);
+}
+
+uint64_t coz_record_experiment(const struct coz_experiment_result *r) {
+  struct coz_out o = {0};
+  uint64_t min_visits = UINT64_MAX;
+  coz_out_begin(&o, "experiment");
+  coz_out_str(&o, "selected", r->selected);
+  coz_out_double(&o, "speedup", r->speedup_pct / 100.0);
+  coz_out_u64(&o, "duration", r->duration_ns);
+  coz_out_u64(&o, "selected-samples", r->selected_samples);
+  coz_out_u64(&o, "pid", (uint64_t)getpid());
+  coz_out_end(&o);
+  for (size_t i = 0; i < r->n_points; i++) {
+    const struct coz_point_reading *a = &r->start[i], *b = &r->end[i];
+    if (b->visits == 0 && b->departures == 0)
+      continue; /* never reached: no information, and a 0 rate misleads */
+    any_progress = true;
+    uint64_t arrivals = b->visits - a->visits;
+    if (coz_progress_is_latency(i)) {
+      uint64_t departures = b->departures - a->departures;
+      /* In flight at the end; ends may race ahead of begins in the read. */
+      uint64_t in_flight =
+          b->visits > b->departures ? b->visits - b->departures : 0;
+      coz_out_begin(&o, "latency-point");
+      coz_out_str(&o, "name", coz_progress_name(i));
+      coz_out_u64(&o, "arrivals", arrivals);
+      coz_out_u64(&o, "departures", departures);
+      coz_out_u64(&o, "difference", in_flight);
+      coz_out_end(&o);
+      if (departures < min_visits)
+        min_visits = departures;
+    } else {
+      coz_out_begin(&o, "throughput-point");
+      coz_out_str(&o, "name", coz_progress_name(i));
+      coz_out_u64(&o, "delta", arrivals);
+      coz_out_end(&o);
+    }
+    if (arrivals < min_visits)
+      min_visits = arrivals;
+  }
+  coz_out_flush(&o);
+  coz_out_free(&o);
+  return min_visits;
+}
+
+static void add_line_delta(struct coz_line *line, void *arg) {
+  struct coz_out *o = arg;
+  uint64_t now = atomic_load_explicit(&line->samples, memory_order_relaxed);
+  uint64_t done =
+      atomic_load_explicit(&line->samples_flushed, memory_order_relaxed);
+  if (now <= done)
+    return;
+  coz_out_begin(o, "samples");
+  coz_out_str(o, "location", line->name);
+  coz_out_u64(o, "count", now - done);
+  coz_out_end(o);
+  atomic_store_explicit(&line->samples_flushed, now, memory_order_relaxed);
+}
+
+void coz_record_deltas(void) {
+  struct coz_out o = {0};
+  coz_linemap_foreach(add_line_delta, &o);
+  uint64_t now = coz_now_ns();
+  coz_out_begin(&o, "runtime");
+  coz_out_u64(&o, "time", now - last_runtime_ns);
+  coz_out_u64(&o, "pid", (uint64_t)getpid());
+  coz_out_end(&o);
+  last_runtime_ns = now;
+  coz_out_flush(&o);
+  coz_out_free(&o);
+}
+
+void coz_record_final(void) {
+  struct coz_out o = {0};
+  size_t n = coz_progress_refresh();
+  for (size_t i = 0; i < n; i++) {
+    struct coz_point_reading r = coz_progress_read(i);
+    if (r.visits || r.departures)
+      any_progress = true;
+    coz_out_begin(&o, "runtime");
+    coz_out_str(&o, "point", coz_progress_name(i));
+    bool latency = coz_progress_is_latency(i);
+    coz_out_str(&o, "kind", latency ? "latency" : "throughput");
+    coz_out_u64(&o, "visits", latency ? r.departures : r.visits);
+    coz_out_u64(&o, "arrivals", r.visits);
+    coz_out_u64(&o, "departures", latency ? r.departures : r.visits);
+    coz_out_u64(&o, "pid", (uint64_t)getpid());
+    coz_out_end(&o);
+  }
+  coz_out_begin(&o, "shutdown");
+  coz_out_u64(&o, "time", coz_unix_ns());
+  coz_out_u64(&o, "pid", (uint64_t)getpid());
+  coz_out_end(&o);
+  coz_out_flush(&o);
+  coz_out_free(&o);
+}

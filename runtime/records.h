@@ -1,0 +1,33 @@
+/* records.h: the profile's records (contract 5), built with output.h. */
+#ifndef COZ_RECORDS_H
+#define COZ_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct coz_line;
+struct coz_point_reading;
+
+/* What an experiment measured, for its record. */
+struct coz_experiment_result {
+  const char *selected; /* line name */
+  int speedup_pct;
+  uint64_t duration_ns; /* effective: elapsed minus inserted delay */
+  uint64_t selected_samples;
+  size_t n_points;
+  const struct coz_point_reading *start, *end; /* per point */
+};
+
+void coz_record_startup(void);
+/* The experiment and its point lines, in one write(). Returns the smallest
+ * visit count of the points that have ever been visited (UINT64_MAX if
+ * none), which drives the doubling of the experiment length. */
+uint64_t coz_record_experiment(const struct coz_experiment_result *r);
+/* `samples` deltas of every line and the `runtime time=` delta. */
+void coz_record_deltas(void);
+/* Whole-run totals of every point, and the shutdown record. */
+void coz_record_final(void);
+/* Whether any progress point was ever visited (exit message). */
+int coz_records_any_progress(void);
+
+#endif /* COZ_RECORDS_H */

@@ -1,0 +1,30 @@
+/* runtime.h: the runtime's life cycle, shared by init.c and the rest. */
+#ifndef COZ_RUNTIME_H
+#define COZ_RUNTIME_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/* True while profiling is on: set once initialisation succeeded, cleared at
+ * exit and in fork children. Checkpoints pass straight through when false. */
+extern _Atomic bool coz_active;
+
+/* Idempotent initialisation (preinit_array, constructor, or lazily from the
+ * first thread creation before those ran). */
+void coz_init(void);
+/* The same with an explicit environment (from .preinit_array). */
+void coz_init_env(char **envp);
+/* Starts the profiler thread (once; after libraries are initialised). */
+void coz_start_profiler_thread(void);
+/* Wakes the profiler thread (a thread exited; the last may have). */
+void coz_profiler_poke(void);
+
+/* Signal handler for COZ_SAMPLE_SIGNAL (sample_processing.c). */
+#include <signal.h>
+void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext);
+/* Processes the calling thread's pending samples and owed delays
+ * (checkpoints; not from signal handlers). */
+struct coz_thread;
+void coz_process_now(struct coz_thread *t);
+
+#endif /* COZ_RUNTIME_H */

@@ -1,0 +1,79 @@
+/* sample_processing.c: what a thread does with its own samples (§3.4).
+ *
+ * Runs in the sample signal handler, or at a checkpoint: everything here is
+ * async-signal-safe (no allocation, no locks, atomics and nanosleep only).
+ * Each sample is attributed to the first in-scope frame of its call chain
+ * (§3.4.2) and counted on that line. While the profiler waits for a line, the
+ * first attributed line becomes the candidate. During an experiment a
+ * sample in the selected line adds the delay size to this thread's local
+ * count; after the batch, delays.c applies the "minimize delays" rule. */
+#include "delays.h"
+#include "experiment.h"
+#include "linemap/linemap.h"
+#include "runtime.h"
+#include "thread_state.h"
+
+#include <errno.h>
+
+static struct coz_line *attribute(const uint64_t *ips, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    /* Return addresses point after the call; the call's line is at -1. */
+    uintptr_t pc = (uintptr_t)ips[i] - (i > 0);
+    struct coz_line *line = coz_linemap_lookup(pc);
+    if (line)
+      return line;
+  }
+  return NULL;
+}
+
+static void on_sample(void *ctx, const uint64_t *ips, size_t n) {
+  struct coz_thread *t = ctx;
+  t->samples++;
+  struct coz_line *line = attribute(ips, n);
+  if (!line)
+    return;
+  atomic_fetch_add_explicit(&line->samples, 1, memory_order_relaxed);
+  if (atomic_load_explicit(&coz_exp_selecting, memory_order_relaxed)) {
+    struct coz_line *none = NULL;
+    atomic_compare_exchange_strong(&coz_exp_candidate, &none, line);
+  }
+  if (atomic_load_explicit(&coz_exp_selected, memory_order_acquire) == line) {
+    atomic_fetch_add_explicit(&coz_exp_selected_samples, 1,
+                              memory_order_relaxed);
+    t->local_delay +=
+        atomic_load_explicit(&coz_exp_delay_ns, memory_order_relaxed);
+  }
+}
+
+/* Drains all samples and settles delays; t->in_runtime is set. */
+static void process(struct coz_thread *t) {
+  do {
+    t->pending = 0;
+    coz_sampler_drain(&t->sampler, on_sample, t);
+    coz_delays_settle(t);
+  } while (t->pending);
+}
+
+void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext) {
+  (void)sig;
+  int saved_errno = errno;
+  struct coz_thread *t = coz_thread_self();
+  if (t && coz_sampler_on_signal(&t->sampler, info, ucontext)) {
+    if (t->in_runtime) {
+      t->pending = 1; /* the interrupted runtime code processes it */
+    } else {
+      t->in_runtime = 1;
+      process(t);
+      t->in_runtime = 0;
+    }
+  }
+  errno = saved_errno;
+}
+
+void coz_process_now(struct coz_thread *t) {
+  if (t->in_runtime)
+    return;
+  t->in_runtime = 1;
+  process(t);
+  t->in_runtime = 0;
+}

@@ -1,0 +1,80 @@
+/* sampler.h: the seam between the runtime core and the ways of sampling a
+ * thread's CPU time. A sampler delivers COZ_SAMPLE_SIGNAL to the sampled
+ * thread itself; the core's handler (threads.c) then asks the sampler for
+ * the samples taken so far. Two implementations:
+ *   sampler_perf.c   perf_event_open on task-clock, ring buffer, callchains
+ *   sampler_timer.c  timer_create on the thread's CPU clock (SIGEV_THREAD_ID)
+ *                    with frame-pointer unwinding, when perf is denied
+ * Both are async-signal-safe in on_signal and drain. */
+#ifndef COZ_SAMPLER_H
+#define COZ_SAMPLER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* SIGPROF, as Coz: a non-queued signal cannot overflow the real-time signal
+ * queue, and a lost one costs nothing because every drain takes all
+ * pending samples. */
+#define COZ_SAMPLE_SIGNAL SIGPROF
+#define COZ_MAX_FRAMES 32   /* call-chain entries kept per sample */
+#define COZ_TIMER_BUFFER 16 /* samples the timer sampler holds per thread */
+
+struct coz_timer_sample {
+  uint32_t n; /* entries in ips; ips[0] is the interrupted pc */
+  uint64_t ips[COZ_MAX_FRAMES];
+};
+
+/* Per-thread sampler state, embedded in struct coz_thread. */
+struct coz_sampler_thread {
+  int kind; /* 0 none, 1 perf, 2 timer */
+  /* perf */
+  int fd;
+  void *ring; /* perf_event_mmap_page followed by the data pages */
+  size_t ring_bytes;
+  /* timer */
+  timer_t timer;
+  volatile uint32_t timer_head; /* written by the handler only */
+  uint32_t timer_tail;          /* written by drain only */
+  struct coz_timer_sample timer_buf[COZ_TIMER_BUFFER];
+};
+
+/* Called for each sample with its call chain: ips[0] is the sampled pc,
+ * later entries return addresses. */
+typedef void (*coz_sample_fn)(void *ctx, const uint64_t *ips, size_t n);
+
+/* Chooses the sampler once (COZ_SAMPLER, perf availability). Returns false
+ * after one line on stderr when no sampler works. */
+bool coz_sampler_init(void);
+/* Which one coz_sampler_init chose: "perf" or "timer". */
+const char *coz_sampler_name(void);
+
+/* Starts sampling thread tid of this process (usually the caller), the
+ * signal delivered to that thread. Not async-signal-safe. */
+bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid);
+/* Stops sampling and releases the resources (thread exit, fork child). */
+void coz_sampler_stop(struct coz_sampler_thread *s);
+/* The handler's first step; returns true when a batch is ready. */
+bool coz_sampler_on_signal(struct coz_sampler_thread *s, siginfo_t *info,
+                           void *ucontext);
+/* Hands every pending sample to fn; returns how many. Async-signal-safe,
+ * and only ever called by the sampled thread itself. */
+size_t coz_sampler_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
+                         void *ctx);
+
+/* Per-implementation entry points used by sampler.c's dispatch. */
+bool coz_perf_available(void);
+bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid);
+void coz_perf_stop(struct coz_sampler_thread *s);
+size_t coz_perf_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
+                      void *ctx);
+bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid);
+void coz_timer_stop(struct coz_sampler_thread *s);
+bool coz_timer_on_signal(struct coz_sampler_thread *s, void *ucontext);
+size_t coz_timer_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
+                       void *ctx);
+
+#endif /* COZ_SAMPLER_H */

@@ -1,0 +1,167 @@
+/* sampler_perf.c: per-thread sampling with perf_event_open on task-clock.
+ *
+ * Each thread gets its own event (pid = tid, any CPU), counting only while it
+ * runs, sampling the user pc and user call chain every COZ_PERIOD ns of its
+ * CPU time into a small mmap ring. The kernel signals the thread itself
+ * (F_SETOWN_EX/F_OWNER_TID + F_SETSIG) every COZ_BATCH samples; the handler
+ * and the checkpoints drain whatever is in the ring, so a lost signal only
+ * delays processing until the next drain. */
+#include "config.h"
+#include "sampler.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+static long perf_open(struct perf_event_attr *attr, pid_t tid) {
+  return syscall(SYS_perf_event_open, attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void fill_attr(struct perf_event_attr *attr) {
+  memset(attr, 0, sizeof *attr);
+  attr->size = sizeof *attr;
+  attr->type = PERF_TYPE_SOFTWARE;
+  attr->config = PERF_COUNT_SW_TASK_CLOCK;
+  attr->sample_period = coz_config.PERIOD;
+  attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+  attr->wakeup_events = (uint32_t)coz_config.BATCH;
+  attr->exclude_kernel = 1;
+  attr->exclude_hv = 1;
+  attr->exclude_idle = 1;
+  attr->exclude_callchain_kernel = 1;
+  attr->sample_max_stack = COZ_MAX_FRAMES;
+}
+
+bool coz_perf_available(void) {
+  struct perf_event_attr attr;
+  fill_attr(&attr);
+  attr.disabled = 1;
+  long fd = perf_open(&attr, 0);
+  if (fd < 0)
+    return false;
+  close((int)fd);
+  return true;
+}
+
+/* Data pages per ring, largest first: the per-user mlock budget
+ * (perf_event_mlock_kb) is shared by all threads, so later threads degrade to
+ * smaller rings instead of going unsampled. */
+static const size_t ring_pages[] = {8, 4, 2, 1};
+
+bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
+  struct perf_event_attr attr;
+  fill_attr(&attr);
+  attr.disabled = 1;
+  long fd = perf_open(&attr, tid);
+  if (fd < 0 && errno == EINVAL) {
+    attr.sample_max_stack = 0; /* kernels before 4.8 */
+    fd = perf_open(&attr, tid);
+  }
+  if (fd < 0) {
+    coz_log_verbose(1, "perf_event_open for thread %d: %s", (int)tid,
+                    strerror(errno));
+    return false;
+  }
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  void *ring = MAP_FAILED;
+  size_t bytes = 0;
+  for (size_t i = 0; i < sizeof ring_pages / sizeof *ring_pages; i++) {
+    bytes = (1 + ring_pages[i]) * page;
+    ring = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
+    if (ring != MAP_FAILED)
+      break;
+  }
+  if (ring == MAP_FAILED) {
+    coz_log_verbose(1, "perf ring for thread %d: %s", (int)tid,
+                    strerror(errno));
+    close((int)fd);
+    return false;
+  }
+  struct f_owner_ex owner = {F_OWNER_TID, tid};
+  if (fcntl((int)fd, F_SETOWN_EX, &owner) != 0 ||
+      fcntl((int)fd, F_SETSIG, COZ_SAMPLE_SIGNAL) != 0 ||
+      fcntl((int)fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
+      ioctl((int)fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+    coz_log_verbose(1, "perf signal setup for thread %d: %s", (int)tid,
+                    strerror(errno));
+    munmap(ring, bytes);
+    close((int)fd);
+    return false;
+  }
+  s->fd = (int)fd;
+  s->ring = ring;
+  s->ring_bytes = bytes;
+  return true;
+}
+
+void coz_perf_stop(struct coz_sampler_thread *s) {
+  if (s->ring) {
+    ioctl(s->fd, PERF_EVENT_IOC_DISABLE, 0);
+    munmap(s->ring, s->ring_bytes);
+    close(s->fd);
+  }
+  s->ring = NULL;
+  s->fd = -1;
+}
+
+/* Reads the 8-byte word at byte offset off of the ring's data area; records
+ * may wrap around its end. */
+static inline uint64_t ring_word(const unsigned char *data, uint64_t mask,
+                                 uint64_t off) {
+  uint64_t v;
+  uint64_t at = off & mask;
+  if (at + 8 <= mask + 1) {
+    memcpy(&v, data + at, 8);
+  } else {
+    unsigned char tmp[8];
+    for (int i = 0; i < 8; i++)
+      tmp[i] = data[(off + (uint64_t)i) & mask];
+    memcpy(&v, tmp, 8);
+  }
+  return v;
+}
+
+size_t coz_perf_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
+                      void *ctx) {
+  if (!s->ring)
+    return 0;
+  struct perf_event_mmap_page *meta = s->ring;
+  const unsigned char *data =
+      (const unsigned char *)s->ring + meta->data_offset;
+  uint64_t mask = meta->data_size - 1;
+  uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
+  uint64_t tail = meta->data_tail;
+  size_t n = 0;
+  uint64_t ips[COZ_MAX_FRAMES + 1];
+  while (tail < head) {
+    uint64_t hdr = ring_word(data, mask, tail);
+    uint32_t type = (uint32_t)hdr;
+    uint16_t size = (uint16_t)(hdr >> 48);
+    if (size < 8 || tail + size > head)
+      break; /* corrupt or partial: drop the rest */
+    if (type == PERF_RECORD_SAMPLE && size >= 24) {
+      size_t k = 0;
+      ips[k++] = ring_word(data, mask, tail + 8);
+      uint64_t nr = ring_word(data, mask, tail + 16);
+      if (nr > (uint64_t)(size - 24) / 8)
+        nr = (uint64_t)(size - 24) / 8;
+      for (uint64_t i = 0; i < nr && k < COZ_MAX_FRAMES + 1; i++) {
+        uint64_t ip = ring_word(data, mask, tail + 24 + 8 * i);
+        /* Skip the PERF_CONTEXT_* markers and the copy of the sampled pc. */
+        if (ip >= (uint64_t)PERF_CONTEXT_MAX || (k == 1 && ip == ips[0]))
+          continue;
+        ips[k++] = ip;
+      }
+      fn(ctx, ips, k);
+      n++;
+    }
+    tail += size;
+  }
+  __atomic_store_n(&meta->data_tail, head, __ATOMIC_RELEASE);
+  return n;
+}

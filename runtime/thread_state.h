@@ -1,0 +1,61 @@
+/* thread_state.h: per-thread state and the registry of all sampled threads. */
+#ifndef COZ_THREAD_STATE_H
+#define COZ_THREAD_STATE_H
+
+#include "sampler.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct coz_thread {
+  _Atomic int slot_state; /* SLOT_FREE, SLOT_RESERVED, SLOT_LIVE */
+  _Atomic pid_t tid;      /* set once the thread runs */
+  /* Virtual delay (ns) this thread has executed or absorbed; compared with
+   * the global count in delays.c. Touched only by the thread itself (and by
+   * its creator before it starts). */
+  uint64_t local_delay;
+  /* Time nanosleep overslept; taken off the next pauses. */
+  uint64_t excess_ns;
+  /* Set while the thread runs runtime code that touches the fields above:
+   * a sample signal arriving then only sets `pending`, and the interrupted
+   * code processes the samples before it returns. */
+  volatile sig_atomic_t in_runtime;
+  volatile sig_atomic_t pending;
+  /* Start routine for the pthread_create/thrd_create trampoline. */
+  void *(*start_fn)(void *);
+  int (*thrd_fn)(void *);
+  void *start_arg;
+  uint64_t samples; /* samples processed by this thread (statistics) */
+  struct coz_sampler_thread sampler;
+};
+
+/* The calling thread's state, or NULL if it is not sampled (runtime off,
+ * profiler thread, thread exited). Async-signal-safe. */
+struct coz_thread *coz_thread_self(void);
+
+/* Reserves a slot for a thread about to be created; the slot inherits
+ * local_delay from the caller. NULL if the runtime is off or out of memory.
+ * Not async-signal-safe. */
+struct coz_thread *coz_thread_reserve(void);
+/* Returns a reserved slot whose thread could not be created. */
+void coz_thread_unreserve(struct coz_thread *t);
+/* In the new thread: binds t to it and starts sampling. */
+void coz_thread_begin(struct coz_thread *t);
+/* The calling thread is about to exit: catch up on delays (it may wake a
+ * joiner), stop sampling, release its slot. Safe to call twice. */
+void coz_thread_end(void);
+
+/* Registers the calling thread and the other threads that already exist
+ * (created before the runtime initialised). */
+bool coz_threads_init(void);
+/* After fork, in the child: forget every slot without touching the
+ * parent's perf events (they stay owned by the parent). */
+void coz_threads_forget_all(void);
+/* Number of application threads alive (the profiler thread exits when this
+ * reaches zero so that pthread_exit from main ends the process). */
+long coz_threads_live(void);
+
+#endif /* COZ_THREAD_STATE_H */

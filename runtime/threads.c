@@ -1,0 +1,232 @@
+/* threads.c: the registry of per-thread states.
+ *
+ * Slots live in chunks mapped with mmap (never malloc: the allocator may
+ * itself call the interposed pthread functions) and are reused after a
+ * thread exits, so thousands of concurrent threads and any number of
+ * short-lived ones cost a bounded amount of memory. A slot is always set up
+ * outside signal handlers: by the creating thread for threads started
+ * through pthread_create/thrd_create, or by coz_threads_init for threads that
+ * existed before the runtime. The latter are found by tid from the signal
+ * handler the first time it runs in them. */
+#include "checkpoints.h"
+#include "delays.h"
+#include "real.h"
+#include "runtime.h"
+#include "thread_state.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+enum { SLOT_FREE, SLOT_RESERVED, SLOT_LIVE };
+
+#define CHUNK_SLOTS 64
+#define MAX_CHUNKS 4096
+
+static struct coz_thread *_Atomic chunks[MAX_CHUNKS];
+static _Atomic size_t n_chunks;
+static atomic_flag grow_lock = ATOMIC_FLAG_INIT;
+static _Atomic size_t hint; /* where the next free-slot search starts */
+static _Atomic long live_threads;
+static pthread_key_t exit_key;
+
+static __thread struct coz_thread *self
+    __attribute__((tls_model("initial-exec")));
+
+long coz_threads_live(void) { return atomic_load(&live_threads); }
+
+static struct coz_thread *slot_at(size_t i) {
+  struct coz_thread *chunk =
+      atomic_load_explicit(&chunks[i / CHUNK_SLOTS], memory_order_acquire);
+  return chunk ? &chunk[i % CHUNK_SLOTS] : NULL;
+}
+
+/* Finds an adopted thread's slot by tid (signal handler, once per thread). */
+static struct coz_thread *find_by_tid(pid_t tid) {
+  size_t n =
+      atomic_load_explicit(&n_chunks, memory_order_acquire) * CHUNK_SLOTS;
+  for (size_t i = 0; i < n; i++) {
+    struct coz_thread *t = slot_at(i);
+    if (t && atomic_load_explicit(&t->tid, memory_order_relaxed) == tid &&
+        atomic_load_explicit(&t->slot_state, memory_order_acquire) == SLOT_LIVE)
+      return t;
+  }
+  return NULL;
+}
+
+struct coz_thread *coz_thread_self(void) {
+  struct coz_thread *t = self;
+  if (t || !atomic_load_explicit(&coz_active, memory_order_relaxed))
+    return t;
+  /* Threads adopted at initialisation have a slot but no TLS pointer yet. */
+  t = find_by_tid(coz_gettid());
+  self = t;
+  return t;
+}
+
+static bool grow(void) {
+  while (atomic_flag_test_and_set_explicit(&grow_lock, memory_order_acquire))
+    sched_yield();
+  size_t n = atomic_load(&n_chunks);
+  bool ok = n < MAX_CHUNKS;
+  if (ok) {
+    void *mem =
+        mmap(NULL, CHUNK_SLOTS * sizeof(struct coz_thread),
+             PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ok = mem != MAP_FAILED;
+    if (ok) {
+      atomic_store_explicit(&chunks[n], mem, memory_order_release);
+      atomic_store_explicit(&n_chunks, n + 1, memory_order_release);
+    }
+  }
+  atomic_flag_clear_explicit(&grow_lock, memory_order_release);
+  return ok;
+}
+
+static struct coz_thread *alloc_slot(void) {
+  for (;;) {
+    size_t n =
+        atomic_load_explicit(&n_chunks, memory_order_acquire) * CHUNK_SLOTS;
+    size_t start =
+        n ? atomic_load_explicit(&hint, memory_order_relaxed) % n : 0;
+    for (size_t k = 0; k < n; k++) {
+      size_t i = (start + k) % n;
+      struct coz_thread *t = slot_at(i);
+      int expect = SLOT_FREE;
+      if (t && atomic_compare_exchange_strong(&t->slot_state, &expect,
+                                              SLOT_RESERVED)) {
+        atomic_store_explicit(&hint, i + 1, memory_order_relaxed);
+        atomic_store(&t->tid, 0);
+        t->local_delay = 0;
+        t->excess_ns = 0;
+        t->in_runtime = 0;
+        t->pending = 0;
+        t->start_fn = NULL;
+        t->thrd_fn = NULL;
+        t->start_arg = NULL;
+        t->samples = 0;
+        memset(&t->sampler, 0, sizeof t->sampler);
+        t->sampler.fd = -1;
+        return t;
+      }
+    }
+    size_t before = n / CHUNK_SLOTS;
+    if (atomic_load(&n_chunks) == before && !grow())
+      return NULL;
+  }
+}
+
+static void free_slot(struct coz_thread *t) {
+  atomic_store(&t->tid, 0);
+  atomic_store_explicit(&t->slot_state, SLOT_FREE, memory_order_release);
+}
+
+struct coz_thread *coz_thread_reserve(void) {
+  if (!atomic_load_explicit(&coz_active, memory_order_relaxed))
+    return NULL;
+  struct coz_thread *t = alloc_slot();
+  if (!t)
+    return NULL;
+  struct coz_thread *parent = coz_thread_self();
+  /* §3.4: the child inherits the parent's delay count: the delays the
+   * parent has not executed yet also delayed the child's creation. */
+  t->local_delay = parent ? parent->local_delay : coz_delay_global();
+  atomic_fetch_add(&live_threads, 1);
+  return t;
+}
+
+void coz_thread_unreserve(struct coz_thread *t) {
+  free_slot(t);
+  atomic_fetch_sub(&live_threads, 1);
+}
+
+static void bind_and_sample(struct coz_thread *t, pid_t tid) {
+  atomic_store(&t->tid, tid);
+  atomic_store_explicit(&t->slot_state, SLOT_LIVE, memory_order_release);
+  if (!coz_sampler_start(&t->sampler, tid))
+    coz_log_verbose(1, "thread %d runs unsampled", (int)tid);
+}
+
+void coz_thread_begin(struct coz_thread *t) {
+  self = t;
+  bind_and_sample(t, coz_gettid());
+  /* The key's destructor runs however the thread ends: return, pthread_exit
+   * from uninstrumented code, cancellation. */
+  pthread_setspecific(exit_key, t);
+}
+
+void coz_thread_end(void) {
+  struct coz_thread *t = self;
+  if (!t)
+    return;
+  /* Table 1: exiting may wake a joiner, so execute the owed delays first. */
+  coz_checkpoint_exit_thread();
+  t->in_runtime = 1; /* a late signal must not touch the slot any more */
+  coz_sampler_stop(&t->sampler);
+  self = NULL;
+  pthread_setspecific(exit_key, NULL);
+  free_slot(t);
+  if (atomic_fetch_sub(&live_threads, 1) == 1)
+    coz_profiler_poke();
+}
+
+static void on_thread_exit(void *arg) {
+  (void)arg;
+  coz_thread_end();
+}
+
+/* Adopts a thread that exists already: its slot gets a sampler whose signal
+ * goes to that thread; the handler finds the slot by tid. */
+static void adopt(pid_t tid) {
+  struct coz_thread *t = alloc_slot();
+  if (!t)
+    return;
+  t->local_delay = coz_delay_global();
+  atomic_fetch_add(&live_threads, 1);
+  bind_and_sample(t, tid);
+}
+
+bool coz_threads_init(void) {
+  if (pthread_key_create(&exit_key, on_thread_exit) != 0)
+    return false;
+  struct coz_thread *t = alloc_slot();
+  if (!t)
+    return false;
+  t->local_delay = coz_delay_global();
+  atomic_fetch_add(&live_threads, 1);
+  coz_thread_begin(t);
+  /* Threads started before us (by other libraries' constructors). */
+  pid_t me = coz_gettid();
+  DIR *dir = opendir("/proc/self/task");
+  if (dir) {
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+      pid_t tid = (pid_t)atoi(e->d_name);
+      if (tid > 0 && tid != me)
+        adopt(tid);
+    }
+    closedir(dir);
+  }
+  return true;
+}
+
+void coz_threads_forget_all(void) {
+  size_t n = atomic_load(&n_chunks) * CHUNK_SLOTS;
+  for (size_t i = 0; i < n; i++) {
+    struct coz_thread *t = slot_at(i);
+    if (t && atomic_load(&t->slot_state) != SLOT_FREE) {
+      /* The fds and timers are the parent's; close our copies only. */
+      if (t->sampler.ring)
+        munmap(t->sampler.ring, t->sampler.ring_bytes);
+      if (t->sampler.fd >= 0)
+        close(t->sampler.fd);
+      t->sampler.kind = 0;
+      free_slot(t);
+    }
+  }
+  self = NULL;
+  atomic_store(&live_threads, 0);
+}

@@ -1,0 +1,39 @@
+/* util.h: small helpers shared by the runtime's files: clocks, thread ids,
+ * diagnostics. Everything marked async-signal-safe may run in handlers. */
+#ifndef COZ_UTIL_H
+#define COZ_UTIL_H
+
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Monotonic time in ns. Async-signal-safe. */
+static inline uint64_t coz_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Wall-clock time in ns since the epoch (startup/shutdown records). */
+static inline uint64_t coz_unix_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Kernel thread id. Async-signal-safe. */
+static inline pid_t coz_gettid(void) { return (pid_t)syscall(SYS_gettid); }
+
+/* Sleeps ns of wall time, resuming after signal handlers; returns the time
+ * actually slept. Async-signal-safe. */
+uint64_t coz_sleep_ns(uint64_t ns);
+
+/* One line "coz: ..." on stderr (not from signal handlers). */
+void coz_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Like coz_log_error, only when COZ_VERBOSE >= level. */
+void coz_log_verbose(unsigned level, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif /* COZ_UTIL_H */
