@@ -26,8 +26,14 @@ static void report(struct parse_state *st, const char *reason) {
   st->bad++;
   st->p->malformed++;
   if (st->diag && st->diag->out && st->shown < st->diag->max_messages) {
+    /* One message, one line: quoted input never breaks it. */
+    char clean[320];
+    size_t i = 0;
+    for (; reason[i] && i < sizeof clean - 1; i++)
+      clean[i] = (unsigned char)reason[i] < 0x20 ? '?' : reason[i];
+    clean[i] = '\0';
     fprintf(st->diag->out, "%s:%zu: %s; record skipped\n", st->name,
-            st->line_no, reason);
+            st->line_no, clean);
     st->shown++;
   }
 }

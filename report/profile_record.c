@@ -98,6 +98,11 @@ static int arena_reserve(struct cr_record *r, size_t need) {
   return 0;
 }
 
+/* How much of the field [f, fe) to quote in a message: at most 40 bytes. */
+static int snippet(const char *f, const char *fe) {
+  return fe - f > 40 ? 40 : (int)(fe - f);
+}
+
 static const char *parse_tabbed(struct cr_record *r, const char *line,
                                 size_t len) {
   /* Every string is a sub-range of the line: the line's length plus one NUL
@@ -115,9 +120,9 @@ static const char *parse_tabbed(struct cr_record *r, const char *line,
     if (fe > f) { /* empty fields (e.g. a trailing tab) are harmless */
       const char *eq = memchr(f, '=', (size_t)(fe - f));
       if (!eq)
-        return fail(r, "field '%.40s' is not key=value", f);
+        return fail(r, "field '%.*s' is not key=value", snippet(f, fe), f);
       if (eq == f)
-        return fail(r, "field '%.40s' has an empty key", f);
+        return fail(r, "field '%.*s' has an empty key", snippet(f, fe), f);
       if (r->n_fields == CR_MAX_FIELDS)
         return fail(r, "more than %d fields", CR_MAX_FIELDS);
       r->key[r->n_fields] = arena_copy(r, f, (size_t)(eq - f));

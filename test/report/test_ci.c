@@ -1,0 +1,138 @@
+/* Confidence intervals: every point gets a non-empty 95% interval around
+ * its estimate, intervals shrink as experiments are added, the output is
+ * deterministic for a given seed, and the intervals cover the true value
+ * about as often as they claim. */
+#include "check.h"
+
+#include <stdint.h>
+
+/* Deterministic noise for the synthetic profiles. */
+static uint64_t lcg_state;
+static double noise(void) { /* uniform in [-1, 1) */
+  lcg_state = lcg_state * 6364136223846793005ull + 1442695040888963407ull;
+  return (double)(lcg_state >> 11) * 0x1p-52 - 1;
+}
+
+/* n experiments per speedup 0, .25, .5, .75, 1 on line e.c:1; the true
+ * program speedup is 0.4 * s, i.e. the visit rate at speedup s is
+ * rate0 / (1 - 0.4 s); each experiment's count carries +-10% noise. */
+static char *synthetic(unsigned n, uint64_t seed) {
+  lcg_state = seed;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  for (unsigned i = 0; i < n; i++)
+    for (int k = 0; k <= 4; k++) {
+      double rate = 1e-5 / (1 - 0.4 * 0.25 * k); /* visits per ns */
+      double delta = rate * 1e8 * (1 + 0.1 * noise());
+      fprintf(f,
+              "experiment\tselected=e.c:1\tspeedup=%.2f\tduration=100000000\n"
+              "throughput-point\tname=p\tdelta=%.0f\n",
+              0.25 * k, delta);
+    }
+  fclose(f);
+  return buf;
+}
+
+static void analyse_text(struct fixture *f, const char *text) {
+  fixture_init(f);
+  fixture_parse(f, "ci.coz", text);
+  fixture_analyse(f);
+}
+
+int main(void) {
+  /* 3 experiments per speedup, then the same 3 plus 21 more. */
+  struct fixture small, large;
+  char *t3 = synthetic(3, 42), *t24 = synthetic(24, 42);
+  CHECK(strncmp(t3, t24, strlen(t3)) == 0); /* data is only added */
+  analyse_text(&small, t3);
+  analyse_text(&large, t24);
+  const struct cr_row *rs = find_row(&small, "e.c:1", "p");
+  const struct cr_row *rl = find_row(&large, "e.c:1", "p");
+  CHECK(rs && rl);
+  if (rs && rl) {
+    for (int pm = 250; pm <= 1000; pm += 250) {
+      const struct cr_measure *a = at(rs, pm), *b = at(rl, pm);
+      CHECK(a && b);
+      if (!a || !b)
+        continue;
+      /* Non-empty and around the estimate. */
+      CHECK(a->lo < a->y && a->y < a->hi);
+      CHECK(b->lo < b->y && b->y < b->hi);
+      /* Eight times the data: narrower (about sqrt(8) = 2.8 times). */
+      double wa = a->hi - a->lo, wb = b->hi - b->lo;
+      if (!(wb < wa / 1.5)) {
+        fprintf(stderr, "speedup %d: width %.4f with 3 exps, %.4f with 24\n",
+                pm, wa, wb);
+        check_failures++;
+      }
+    }
+    CHECK(rs->slope_lo < rs->slope && rs->slope < rs->slope_hi);
+    CHECK(rl->slope_hi - rl->slope_lo < (rs->slope_hi - rs->slope_lo) / 1.5);
+    CHECK(rl->pred_lo[1] < rl->pred[1] && rl->pred[1] < rl->pred_hi[1]);
+    /* The truth (0.4 s) is inside the large profile's intervals. */
+    CHECK(rl->slope_lo < 0.4 && 0.4 < rl->slope_hi);
+    CHECK(at(rl, 500)->lo < 0.2 && 0.2 < at(rl, 500)->hi);
+  }
+
+  /* Deterministic: the same input gives the same intervals; another seed
+   * gives other (but similar) ones. */
+  struct fixture again, reseeded;
+  analyse_text(&again, t24);
+  fixture_init(&reseeded);
+  reseeded.o.seed = 12345;
+  fixture_parse(&reseeded, "ci.coz", t24);
+  fixture_analyse(&reseeded);
+  const struct cr_row *ra = find_row(&again, "e.c:1", "p");
+  const struct cr_row *rr = find_row(&reseeded, "e.c:1", "p");
+  CHECK(ra && rr && rl);
+  if (ra && rr && rl) {
+    CHECK(at(ra, 500)->lo == at(rl, 500)->lo);
+    CHECK(at(ra, 500)->hi == at(rl, 500)->hi);
+    CHECK(at(rr, 500)->lo != at(rl, 500)->lo);
+    CHECK_NEAR(at(rr, 500)->lo, at(rl, 500)->lo, 0.02);
+  }
+  fixture_free(&again);
+  fixture_free(&reseeded);
+  fixture_free(&small);
+  fixture_free(&large);
+  free(t3);
+  free(t24);
+
+  /* One experiment per speedup: the Poisson fallback still gives a
+   * non-empty interval (delta ~ 1000 => about +-6% on the rate). */
+  struct fixture one;
+  char *t1 = synthetic(1, 7);
+  analyse_text(&one, t1);
+  free(t1);
+  const struct cr_row *r1 = find_row(&one, "e.c:1", "p");
+  CHECK(r1 != NULL);
+  if (r1)
+    for (int pm = 250; pm <= 1000; pm += 250) {
+      const struct cr_measure *m = at(r1, pm);
+      CHECK(m && m->lo < m->y && m->y < m->hi && m->hi - m->lo > 0.02);
+    }
+  fixture_free(&one);
+
+  /* Coverage: over 200 independent synthetic profiles (6 experiments per
+   * speedup), the 95% interval at speedup .5 should contain the true 0.2
+   * most of the time. A small-sample percentile bootstrap undercovers a
+   * little, so the bar is 85%. */
+  unsigned covered = 0, trials = 200;
+  for (unsigned t = 0; t < trials; t++) {
+    struct fixture c;
+    char *text = synthetic(6, 1000 + t);
+    fixture_init(&c);
+    c.o.replicates = 300;
+    fixture_parse(&c, "cov.coz", text);
+    fixture_analyse(&c);
+    free(text);
+    const struct cr_row *r = find_row(&c, "e.c:1", "p");
+    if (r && at(r, 500)->lo <= 0.2 && 0.2 <= at(r, 500)->hi)
+      covered++;
+    fixture_free(&c);
+  }
+  printf("coverage of the true value at s=50%%: %u/%u\n", covered, trials);
+  CHECK(covered >= trials * 85 / 100);
+  return check_done("test_ci");
+}

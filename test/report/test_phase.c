@@ -1,0 +1,92 @@
+/* Phase correction (paper eq. 8): dP = dp_A * t_A / T with
+ * t_A ~ s * t_obs / s_obs; s = the line's total samples (`samples`
+ * records), s_obs/t_obs = selected samples / duration of its baseline
+ * experiments, T = total runtime (sum of `runtime time=` deltas). */
+#include "check.h"
+
+/* Line c.c:5, point p, delta 100 in every experiment, durations chosen so
+ * the uncorrected speedups are 0, .1, .2, .3, .4:
+ *   duration_s = 1e9 * (1 - y_raw)  (p_s/p_0 = duration_s / 1e9)
+ * Baseline: t_obs = 1e9 ns, s_obs = 100 selected samples. Experiments with
+ * a speedup carry selected-samples=1000, which must be ignored (their
+ * effective duration excludes inserted delays). */
+#define EXPERIMENTS                                                            \
+  "experiment\tselected=c.c:5\tspeedup=0\tduration=1000000000\t"               \
+  "selected-samples=100\tpid=1\n"                                              \
+  "throughput-point\tname=p\tdelta=100\n"                                      \
+  "experiment\tselected=c.c:5\tspeedup=0.25\tduration=900000000\t"             \
+  "selected-samples=1000\tpid=1\n"                                             \
+  "throughput-point\tname=p\tdelta=100\n"                                      \
+  "experiment\tselected=c.c:5\tspeedup=0.5\tduration=800000000\t"              \
+  "selected-samples=1000\tpid=1\n"                                             \
+  "throughput-point\tname=p\tdelta=100\n"                                      \
+  "experiment\tselected=c.c:5\tspeedup=0.75\tduration=700000000\t"             \
+  "selected-samples=1000\tpid=1\n"                                             \
+  "throughput-point\tname=p\tdelta=100\n"                                      \
+  "experiment\tselected=c.c:5\tspeedup=1\tduration=600000000\t"                \
+  "selected-samples=1000\tpid=1\n"                                             \
+  "throughput-point\tname=p\tdelta=100\n"
+
+int main(void) {
+  /* s = 150 + 100 = 250 samples (two deltas), T = 4e9 + 6e9 = 1e10 ns.
+   * t_A = 250 * 1e9 / 100 = 2.5e9; t_A / T = 0.25.
+   * Corrected: .025, .05, .075, .1; slope 0.4 * 0.25 = 0.1. */
+  struct fixture f;
+  fixture_init(&f);
+  fixture_parse(&f, "phase.coz",
+                EXPERIMENTS "samples\tlocation=c.c:5\tcount=150\n"
+                            "samples\tlocation=other.c:1\tcount=9999\n"
+                            "runtime\ttime=4000000000\tpid=1\n"
+                            "samples\tlocation=c.c:5\tcount=100\n"
+                            "runtime\ttime=6000000000\tpid=1\n");
+  CHECK(f.p.malformed == 0);
+  fixture_analyse(&f);
+  const struct cr_row *row = find_row(&f, "c.c:5", "p");
+  CHECK(row != NULL);
+  if (row) {
+    CHECK(row->phase_applied);
+    CHECK_NEAR(row->phase_factor, 0.25, 1e-12);
+    CHECK_NEAR(y_at(row, 250), 0.025, 1e-9);
+    CHECK_NEAR(y_at(row, 500), 0.05, 1e-9);
+    CHECK_NEAR(y_at(row, 1000), 0.1, 1e-9);
+    CHECK_NEAR(row->slope, 0.1, 1e-9);
+    char *json = render(&f, cr_write_json);
+    CHECK_CONTAINS(json, "\"phase_factor\": 0.25");
+    free(json);
+  }
+  fixture_free(&f);
+
+  /* Cap: s = 10000 gives t_A = 1e11 > T = 1e10; t_A/T is capped at 1 and
+   * the speedups stay uncorrected: .1 at 25%, .4 at 100%. */
+  fixture_init(&f);
+  fixture_parse(&f, "cap.coz",
+                EXPERIMENTS "samples\tlocation=c.c:5\tcount=10000\n"
+                            "runtime\ttime=10000000000\n");
+  fixture_analyse(&f);
+  row = find_row(&f, "c.c:5", "p");
+  CHECK(row != NULL);
+  if (row) {
+    CHECK(row->phase_applied);
+    CHECK_NEAR(row->phase_factor, 1, 1e-12);
+    CHECK_NEAR(y_at(row, 250), 0.1, 1e-9);
+    CHECK_NEAR(y_at(row, 1000), 0.4, 1e-9);
+  }
+  fixture_free(&f);
+
+  /* No runtime record (or no samples record): no correction. */
+  fixture_init(&f);
+  fixture_parse(&f, "nort.coz",
+                EXPERIMENTS "samples\tlocation=c.c:5\tcount=250\n");
+  fixture_analyse(&f);
+  row = find_row(&f, "c.c:5", "p");
+  CHECK(row && !row->phase_applied && row->phase_factor == 1);
+  CHECK(row && fabs(y_at(row, 1000) - 0.4) < 1e-9);
+  fixture_free(&f);
+  fixture_init(&f);
+  fixture_parse(&f, "nosamples.coz", EXPERIMENTS "runtime\ttime=1000\n");
+  fixture_analyse(&f);
+  row = find_row(&f, "c.c:5", "p");
+  CHECK(row && !row->phase_applied);
+  fixture_free(&f);
+  return check_done("test_phase");
+}
