@@ -24,9 +24,9 @@ case_cxx_O2() { one_step cxx_O2 "$DRIVER_CXX" -O2 work.cpp; }
 case_separate_link() {
   fresh_workdir
   run "$DRIVER_CC" -O2 -c "$PROGRAMS/work.c" -o work.o
-  nm work.o | grep -q "__coz_register_module" ||
+  nm_has work.o "__coz_register_module" ||
     fail "work.o is not instrumented (no __coz_register_module reference)"
-  nm work.o | grep -qE " [TDB] __coz_register_module$" &&
+  nm_has work.o " [TDB] __coz_register_module$" &&
     fail "work.o defines the runtime's __coz_register_module: the runtime went into an object file"
   run "$DRIVER_CC" -O2 work.o -o prog
   run_profiled prog ./prog
@@ -47,9 +47,9 @@ case_shared_library() {
   local strong
   strong="$(nm --defined-only libchunk.so | grep -E " [TDBR] __coz_" || true)"
   [ -z "$strong" ] || fail "libchunk.so defines runtime symbols: $strong"
-  nm --defined-only prog | grep -qE " T __coz_register_module$" ||
+  nm_has prog " T __coz_register_module$" --defined-only ||
     fail "prog does not define __coz_register_module: runtime not linked"
-  nm -D --defined-only prog | grep -qE " T __coz_register_module$" ||
+  nm_has prog " T __coz_register_module$" -D --defined-only ||
     fail "prog does not export __coz_register_module to its libraries"
   run_profiled prog ./prog
   check_matches_reference prog "$PROGRAMS/shared_main.c" "$PROGRAMS/shared_chunk.c"
@@ -60,7 +60,9 @@ case_shared_library() {
 case_static() {
   fresh_workdir
   run "$DRIVER_CC" -O2 -static "$PROGRAMS/work.c" -o prog
-  file prog | grep -q "statically linked" || fail "prog is not static: $(file prog)"
+  local kind
+  kind="$(file prog)"
+  grep -q "statically linked" <<<"$kind" || fail "prog is not static: $kind"
   run_profiled prog ./prog
   check_matches_reference prog "$PROGRAMS/work.c"
   check_profile prog
@@ -127,9 +129,10 @@ case_install_tree() {
   run_profiled prog ./prog
   check_matches_reference prog "$PROGRAMS/work.c"
   check_profile prog
-  PKG_CONFIG_PATH="$COZ_WORK/prefix/lib/pkgconfig" pkg-config --libs coz-runtime |
-    grep -q "$COZ_WORK/prefix/lib/pkgconfig/../../lib/coz-cc/libcoz-rt.a" ||
-    fail "installed coz-runtime.pc does not point into the install prefix"
+  local libs
+  libs="$(PKG_CONFIG_PATH="$COZ_WORK/prefix/lib/pkgconfig" pkg-config --libs coz-runtime)"
+  grep -qF "$COZ_WORK/prefix/lib/pkgconfig/../../lib/coz-cc/libcoz-rt.a" <<<"$libs" ||
+    fail "installed coz-runtime.pc does not point into the install prefix: $libs"
 }
 
 "case_$1"

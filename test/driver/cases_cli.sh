@@ -109,14 +109,14 @@ case_passthrough() {
   # -MD still links, and writes the dependency file.
   run "$DRIVER_CC" -MD main.c -o prog
   [ -x prog ] && ls ./*.d >/dev/null 2>&1 || fail "-MD did not link or write a .d file"
-  nm prog | grep -qE " T __coz_register_module$" || fail "-MD link has no runtime"
+  nm_has prog " T __coz_register_module$" || fail "-MD link has no runtime"
   # -c, -S, -shared and -r never get the runtime.
   run "$DRIVER_CC" -S pp.c -o pp.s
   run "$DRIVER_CC" -c pp.c -o pp.o
   run "$DRIVER_CC" -r pp.o -o partial.o
-  nm partial.o | grep -qE " T __coz_register_module$" && fail "-r got the runtime"
+  nm_has partial.o " T __coz_register_module$" && fail "-r got the runtime"
   run "$DRIVER_CC" -fPIC -shared pp.c -o libpp.so
-  nm libpp.so | grep -qE " T __coz_register_module$" && fail "-shared got the runtime"
+  nm_has libpp.so " T __coz_register_module$" && fail "-shared got the runtime"
   return 0
 }
 

@@ -68,8 +68,18 @@ check_profile() {
 # check_visits NAME POINT N: the profile counted N visits of progress POINT.
 check_visits() {
   local file="$COZ_WORK/$1.coz"
-  grep -P "^runtime\tpoint=$2\t" "$file" | grep -qP "\tvisits=$3(\t|$)" ||
+  grep -qP "^runtime\tpoint=$2\t(.*\t)?visits=$3(\t|$)" "$file" ||
     fail "$file does not count $3 visits of '$2': $(grep -P "^runtime\tpoint=" "$file" | tr '\t' ' ')"
+}
+
+# nm_has FILE REGEX [NM-OPTIONS...]: nm's output for FILE matches REGEX.
+# (nm's output goes through a variable: `nm | grep -q` fails under pipefail
+# when grep stops reading early.)
+nm_has() {
+  local file="$1" regex="$2" symbols
+  shift 2
+  symbols="$(nm "$@" "$file")" || fail "nm $file failed"
+  grep -qE "$regex" <<<"$symbols"
 }
 
 # reference_output SRC...: what the program prints built by plain clang -O2.
