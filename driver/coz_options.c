@@ -1,6 +1,8 @@
 /* coz_options.c: see coz_options.h. */
 #include "coz_options.h"
 
+#include "driver_config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,8 +23,8 @@ struct option_spec {
 
 static const struct option_spec option_table[] = {
     {"progress", VALUE_SITE_OPT_NAME, "FILE:LINE[=NAME]", true,
-     "count a throughput progress point each time LINE of FILE runs "
-     "(named NAME, default \"FILE:LINE\")"},
+     "a throughput progress point at LINE of FILE (named NAME, default "
+     "FILE:LINE)"},
     {"begin", VALUE_SITE_NAME, "FILE:LINE=NAME", true,
      "a transaction NAME starts when LINE of FILE runs (latency point)"},
     {"end", VALUE_SITE_NAME, "FILE:LINE=NAME", true,
@@ -127,21 +129,21 @@ void coz_options_print_help(FILE *out, const char *tool) {
           tool);
   for (int i = 0; i < OPTION_COUNT; i++) {
     const struct option_spec *spec = &option_table[i];
-    char left[64];
-    snprintf(left, sizeof left, "--coz-%s%s%s", spec->name,
-             spec->value_help ? "=" : "",
-             spec->value_help ? spec->value_help : "");
-    fprintf(out, "  %-30s %s\n", left, spec->help);
+    fprintf(out, "  --coz-%s%s%s\n      %s\n", spec->name,
+            spec->value_help ? "=" : "",
+            spec->value_help ? spec->value_help : "", spec->help);
   }
   fprintf(out,
           "\nenvironment:\n"
-          "  COZ_CC, COZ_CXX                clang (clang++) to run instead of "
-          "the configured one;\n"
-          "                                 must be the plugin's LLVM major\n"
-          "  COZ_PASS_ARGS                  extra pass options, one per line "
-          "(plain clang uses this too)\n"
+          "  COZ_CC, COZ_CXX\n"
+          "      clang (clang++) to run instead of the configured one; must be "
+          "of the\n      plugin's LLVM major (%d)\n"
+          "  COZ_PASS_ARGS\n"
+          "      more pass options, one per line (plain clang + -fpass-plugin "
+          "reads it too)\n"
           "The profiled program reads COZ_OUTPUT (profile file) and the "
-          "other COZ_* variables\nof runtime/flags.def; see README.md.\n");
+          "other COZ_* variables\nof runtime/flags.def; see README.md.\n",
+          COZ_LLVM_MAJOR);
 }
 
 char *coz_options_pass_env(const struct coz_options *opts,
