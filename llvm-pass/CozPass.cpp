@@ -25,6 +25,11 @@ PreservedAnalyses CozInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
   if (M.getNamedMetadata(DoneMarker))
     return PreservedAnalyses::all();
   const PassOptions &Options = getPassOptions();
+  if (!Options.Error.empty()) {
+    // An error diagnostic: clang fails the compilation cleanly, one line.
+    M.getContext().emitError(Options.Error);
+    return PreservedAnalyses::all();
+  }
   FunctionFilter Filter(M, Options.Skip);
   ModuleRecord Record(M);
   CheckpointRewriter Checkpoints(M);

@@ -6,10 +6,8 @@
 #include "Options.h"
 
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/ErrorHandling.h"
 
 #include <cstdlib>
-#include <sstream>
 
 using namespace llvm;
 
@@ -129,11 +127,10 @@ std::vector<std::string> splitEnv(const char *Text) {
 
 PassOptions loadOptions() {
   PassOptions O;
-  std::string Error;
   auto Add = [&](const std::string &Arg, const char *Origin) {
-    if (!parsePassOption(Arg, O, Error))
-      report_fatal_error(Twine("coz-cc: ") + Origin + ": bad option " + Error,
-                         /*gen_crash_diag=*/false);
+    std::string Error;
+    if (!parsePassOption(Arg, O, Error) && O.Error.empty())
+      O.Error = std::string("coz-cc: ") + Origin + ": bad option " + Error;
   };
   if (const char *Env = std::getenv("COZ_PASS_ARGS"))
     for (const std::string &A : splitEnv(Env))

@@ -21,10 +21,12 @@ struct LinePointRequest {
 struct PassOptions {
   std::vector<LinePointRequest> Points;
   std::vector<std::string> Skip; // --coz-skip=FUNCTION (mangled or demangled)
+  // The first malformed option, as one line saying what is expected; the
+  // pass reports it as a compilation error.
+  std::string Error;
 };
 
-// Parsed once per process. A malformed option stops the compilation with one
-// line saying what is expected.
+// Parsed once per process.
 const PassOptions &getPassOptions();
 
 // Exposed for tests and for the driver's own checking: parses one option,
