@@ -15,6 +15,7 @@
 #include <libelf.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -45,6 +46,8 @@ static void close_sections(struct elf_sections *es) {
     elf_end(es->elf);
   if (es->fd >= 0)
     close(es->fd);
+  es->elf = NULL;
+  es->fd = -1;
 }
 
 static int open_sections(const char *path, struct elf_sections *es) {
@@ -55,7 +58,7 @@ static int open_sections(const char *path, struct elf_sections *es) {
   es->fd = open(path, O_RDONLY | O_CLOEXEC);
   if (es->fd < 0)
     return -1;
-  es->elf = elf_begin(es->fd, ELF_C_READ, NULL);
+  es->elf = elf_begin(es->fd, ELF_C_READ_MMAP, NULL);
   size_t shstrndx;
   if (!es->elf || elf_getshdrstrndx(es->elf, &shstrndx) != 0) {
     close_sections(es);
@@ -118,7 +121,7 @@ static int stmt_list(Dwarf_Debug dbg, Dwarf_Die die, uint64_t *offset) {
 /* Decodes the line program of the unit whose header was just read.
  * Returns 1 when it had one. */
 static int read_unit(Dwarf_Debug dbg, const struct coz_line_sections *s,
-                     const struct coz_dwarf_sink *sink) {
+                     const struct coz_dwarf_sink *sink, bool files_only) {
   Dwarf_Error err = NULL;
   Dwarf_Die die = NULL;
   if (dwarf_siblingof_b(dbg, NULL, 1, &die, &err) != DW_DLV_OK) {
@@ -133,7 +136,8 @@ static int read_unit(Dwarf_Debug dbg, const struct coz_line_sections *s,
       drop_error(dbg, &err);
       comp_dir = NULL;
     }
-    had_lines = coz_line_program_decode(s, offset, comp_dir, sink) == 0;
+    had_lines =
+        coz_line_program_decode(s, offset, comp_dir, sink, files_only) == 0;
     if (comp_dir)
       dwarf_dealloc(dbg, comp_dir, DW_DLA_STRING);
   }
@@ -141,42 +145,83 @@ static int read_unit(Dwarf_Debug dbg, const struct coz_line_sections *s,
   return had_lines;
 }
 
-long coz_dwarf_read_lines(const char *path, const struct coz_dwarf_sink *sink) {
+struct coz_dwarf_object {
+  Dwarf_Debug dbg;
+  struct elf_sections es;
+  int old_flag;
+};
+
+/* libdwarf's dwarf_init_path; a true_path buffer makes it follow
+ * .gnu_debuglink, which costs a CRC of the debug file, so that is only
+ * tried when the object itself has no DWARF. */
+static Dwarf_Debug init_path(const char *path, char *true_path, size_t cap) {
   Dwarf_Debug dbg = NULL;
   Dwarf_Error err = NULL;
-  char true_path[PATH_MAX] = "";
-  /* We free what we take, so libdwarf's tracking of every allocation for
-   * dwarf_finish is pure cost; other libdwarf users keep their setting. */
-  int old_flag = dwarf_set_de_alloc_flag(0);
-  int rc = dwarf_init_path(path, true_path, sizeof true_path, DW_DLC_READ,
+  int rc = dwarf_init_path(path, true_path, (unsigned)cap, DW_DLC_READ,
                            DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, NULL, 0, NULL,
                            &err);
   if (rc != DW_DLV_OK) {
     drop_error(dbg, &err);
-    dwarf_set_de_alloc_flag(old_flag);
-    return rc == DW_DLV_NO_ENTRY ? 0 : -1;
+    return NULL;
   }
-  struct elf_sections es;
+  return dbg;
+}
+
+struct coz_dwarf_object *coz_dwarf_open(const char *path) {
+  struct coz_dwarf_object *obj = calloc(1, sizeof *obj);
+  if (!obj)
+    return NULL;
+  obj->es.fd = -1;
+  /* We free what we take, so libdwarf's tracking of every allocation for
+   * dwarf_finish is pure cost; other libdwarf users keep their setting. */
+  obj->old_flag = dwarf_set_de_alloc_flag(0);
+  char true_path[PATH_MAX] = "";
+  obj->dbg = init_path(path, NULL, 0);
+  if (!obj->dbg)
+    obj->dbg = init_path(path, true_path, sizeof true_path);
+  if (!obj->dbg ||
+      open_sections(true_path[0] ? true_path : path, &obj->es) != 0) {
+    coz_dwarf_close(obj);
+    return NULL;
+  }
+  return obj;
+}
+
+size_t coz_dwarf_line_bytes(const struct coz_dwarf_object *obj) {
+  return obj->es.s.line_size;
+}
+
+long coz_dwarf_read_lines(struct coz_dwarf_object *obj,
+                          const struct coz_dwarf_sink *sink, bool files_only) {
+  Dwarf_Error err = NULL;
   long units = 0;
-  if (open_sections(true_path[0] ? true_path : path, &es) == 0) {
-    for (;;) {
-      Dwarf_Unsigned header_len = 0, type_offset = 0, next = 0;
-      Dwarf_Half version = 0, addr_size = 0, len_size = 0, ext_size = 0;
-      Dwarf_Half unit_type = 0;
-      Dwarf_Off abbrev = 0;
-      Dwarf_Sig8 sig;
-      rc = dwarf_next_cu_header_d(dbg, 1, &header_len, &version, &abbrev,
-                                  &addr_size, &len_size, &ext_size, &sig,
-                                  &type_offset, &next, &unit_type, &err);
-      if (rc != DW_DLV_OK) {
-        drop_error(dbg, &err);
-        break;
-      }
-      units += read_unit(dbg, &es.s, sink);
+  /* libdwarf starts over at the first unit after reporting the end. */
+  for (;;) {
+    Dwarf_Unsigned header_len = 0, type_offset = 0, next = 0;
+    Dwarf_Half version = 0, addr_size = 0, len_size = 0, ext_size = 0;
+    Dwarf_Half unit_type = 0;
+    Dwarf_Off abbrev = 0;
+    Dwarf_Sig8 sig;
+    int rc = dwarf_next_cu_header_d(obj->dbg, 1, &header_len, &version, &abbrev,
+                                    &addr_size, &len_size, &ext_size, &sig,
+                                    &type_offset, &next, &unit_type, &err);
+    if (rc != DW_DLV_OK) {
+      drop_error(obj->dbg, &err);
+      break;
     }
-    close_sections(&es);
+    units += read_unit(obj->dbg, &obj->es.s, sink, files_only);
   }
-  dwarf_finish(dbg, &err);
-  dwarf_set_de_alloc_flag(old_flag);
   return units;
+}
+
+void coz_dwarf_close(struct coz_dwarf_object *obj) {
+  if (!obj)
+    return;
+  close_sections(&obj->es);
+  if (obj->dbg) {
+    Dwarf_Error err = NULL;
+    dwarf_finish(obj->dbg, &err);
+  }
+  dwarf_set_de_alloc_flag(obj->old_flag);
+  free(obj);
 }

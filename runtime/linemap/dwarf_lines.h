@@ -1,12 +1,14 @@
-/* dwarf_lines.h: reads the DWARF line tables of one ELF file (libdwarf).
+/* dwarf_lines.h: reads the DWARF line tables of one ELF file.
  *
  * Emits, per line-table sequence, the address ranges [lo, hi) of each row
  * (consecutive rows of the same file:line merged), in link-time addresses.
  * File names are resolved once per (compilation unit, file index), so the
- * per-row cost is a few accessor calls. */
+ * per-row cost is a few instructions. */
 #ifndef COZ_LINEMAP_DWARF_LINES_H
 #define COZ_LINEMAP_DWARF_LINES_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct coz_dwarf_sink {
@@ -22,9 +24,22 @@ struct coz_dwarf_sink {
   void *ctx;
 };
 
-/* Reads path (or the separate debug file its .gnu_debuglink names).
- * Returns the number of compilation units that had a line table (0: no
- * debug line info), or -1 when path is not a readable object file. */
-long coz_dwarf_read_lines(const char *path, const struct coz_dwarf_sink *sink);
+struct coz_dwarf_object;
+
+/* Opens path's debug info: in the file itself, else in the separate debug
+ * file its .gnu_debuglink names. NULL when there is none (or path is not
+ * a readable ELF file). */
+struct coz_dwarf_object *coz_dwarf_open(const char *path);
+
+/* Size in bytes of the object's .debug_line (to size buffers). */
+size_t coz_dwarf_line_bytes(const struct coz_dwarf_object *obj);
+
+/* Decodes every unit's line table into sink; with files_only, only calls
+ * sink->file for every file of every table (a quick look at which files
+ * the object has code from). Returns the number of units read. */
+long coz_dwarf_read_lines(struct coz_dwarf_object *obj,
+                          const struct coz_dwarf_sink *sink, bool files_only);
+
+void coz_dwarf_close(struct coz_dwarf_object *obj);
 
 #endif /* COZ_LINEMAP_DWARF_LINES_H */

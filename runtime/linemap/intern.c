@@ -1,5 +1,6 @@
-/* intern.c: see intern.h. Chained hash tables that double when their load
- * reaches 1; entries come from the arena and are never freed. */
+/* intern.c: see intern.h. Files live in a chained hash table that doubles
+ * when its load reaches 1; lines in their file's dense array. Entries come
+ * from the arena and are never freed. */
 #include "intern.h"
 
 #include "arena.h"
@@ -14,19 +15,15 @@ struct table {
   size_t count;
 };
 
-static struct table files, lines;
+static struct table files;
 static struct coz_line_entry *first_line, *last_line;
+static size_t n_lines;
 
 static uint64_t hash_bytes(const char *s, size_t len) {
   uint64_t h = 1469598103934665603ull; /* FNV-1a */
   for (size_t i = 0; i < len; i++)
     h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
   return h;
-}
-
-static uint64_t hash_line(const struct coz_file *file, uint32_t lineno) {
-  uint64_t h = file->hash ^ ((uint64_t)lineno * 0x9e3779b97f4a7c15ull);
-  return h ^ (h >> 29);
 }
 
 /* Rehashes into twice as many buckets; chain_of gives an entry's link and
@@ -59,14 +56,6 @@ static void **file_chain(void *e) {
   return (void **)&((struct coz_file *)e)->chain;
 }
 static uint64_t file_hash(void *e) { return ((struct coz_file *)e)->hash; }
-static void **line_chain(void *e) {
-  return (void **)&((struct coz_line_entry *)e)->chain;
-}
-static uint64_t line_hash(void *e) {
-  struct coz_line_entry *l = e;
-  return hash_line(l->file, l->lineno);
-}
-
 static struct coz_file *lookup_file(const char *path, size_t len, uint64_t h) {
   if (!files.buckets)
     return NULL;
@@ -114,30 +103,54 @@ struct coz_file *coz_intern_default_file(const char *path, size_t len,
   return f;
 }
 
+/* Makes file->by_line hold index lineno. */
+static int reserve_line(struct coz_file *file, uint32_t lineno) {
+  if (lineno < file->by_line_cap)
+    return 0;
+  uint32_t cap = file->by_line_cap ? file->by_line_cap : 256;
+  while (cap <= lineno)
+    cap *= 2;
+  struct coz_line_entry **v = realloc(file->by_line, cap * sizeof *v);
+  if (!v)
+    return -1;
+  memset(v + file->by_line_cap, 0, (cap - file->by_line_cap) * sizeof *v);
+  file->by_line = v;
+  file->by_line_cap = cap;
+  return 0;
+}
+
+/* Writes ":lineno" and a NUL at out; returns the length. */
+static size_t format_suffix(char *out, uint32_t lineno) {
+  char digits[10];
+  size_t n = 0;
+  do
+    digits[n++] = (char)('0' + lineno % 10);
+  while ((lineno /= 10) != 0);
+  out[0] = ':';
+  for (size_t i = 0; i < n; i++)
+    out[1 + i] = digits[n - 1 - i];
+  out[1 + n] = '\0';
+  return n + 1;
+}
+
 struct coz_line *coz_intern_line(struct coz_file *file, uint32_t lineno) {
-  uint64_t h = hash_line(file, lineno);
-  if (lines.buckets)
-    for (struct coz_line_entry *l = lines.buckets[h & lines.mask]; l;
-         l = l->chain)
-      if (l->file == file && l->lineno == lineno)
-        return &l->line;
-  if (lines.count >= lines.mask && table_grow(&lines, line_chain, line_hash))
+  if (lineno == 0 || lineno > COZ_MAX_LINENO)
+    return NULL;
+  if (lineno < file->by_line_cap && file->by_line[lineno])
+    return &file->by_line[lineno]->line;
+  if (reserve_line(file, lineno))
     return NULL;
   struct coz_line_entry *l = coz_arena_alloc(sizeof *l);
-  char suffix[16];
-  int n = snprintf(suffix, sizeof suffix, ":%u", lineno);
-  char *name = coz_arena_alloc(file->len + (size_t)n + 1);
+  char *name = coz_arena_alloc(file->len + 12);
   if (!l || !name)
     return NULL;
   memcpy(name, file->path, file->len);
-  memcpy(name + file->len, suffix, (size_t)n + 1);
+  format_suffix(name + file->len, lineno);
   l->line.name = name;
   l->file = file;
   l->lineno = lineno;
-  size_t k = h & lines.mask;
-  l->chain = lines.buckets[k];
-  lines.buckets[k] = l;
-  lines.count++;
+  file->by_line[lineno] = l;
+  n_lines++;
   if (last_line)
     last_line->next_all = l;
   else
@@ -150,4 +163,4 @@ struct coz_line_entry *coz_intern_first_line(void) {
   return first_line;
 }
 
-size_t coz_intern_line_count(void) { return lines.count; }
+size_t coz_intern_line_count(void) { return n_lines; }

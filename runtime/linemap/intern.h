@@ -17,14 +17,21 @@ struct coz_file {
   bool is_default;        /* recorded by the pass (default scope) */
   bool in_scope;          /* rows of this file belong in the map */
   struct coz_file *chain; /* hash bucket chain */
+  /* This file's lines by number: line tables visit a file's lines in
+   * nearly ascending order, so a dense array beats any hash table. */
+  struct coz_line_entry **by_line;
+  uint32_t by_line_cap;
 };
+
+/* Line numbers above this are dropped (a corrupt table must not make us
+ * allocate gigabytes for one file's line array). */
+#define COZ_MAX_LINENO (1u << 24)
 
 /* A struct coz_line with what the build needs to find it again. */
 struct coz_line_entry {
   struct coz_line line; /* first member: &entry->line == (void *)entry */
   struct coz_file *file;
   uint32_t lineno;
-  struct coz_line_entry *chain;    /* hash bucket chain */
   struct coz_line_entry *next_all; /* every line, in creation order */
 };
 
@@ -41,8 +48,8 @@ struct coz_file *coz_intern_file(const char *path, size_t len,
 struct coz_file *coz_intern_default_file(const char *path, size_t len,
                                          coz_scope_fn scope);
 
-/* The line object for file:lineno, created on first use; NULL only when out
- * of memory. */
+/* The line object for file:lineno (1 <= lineno <= COZ_MAX_LINENO), created
+ * on first use; NULL only when out of memory. */
 struct coz_line *coz_intern_line(struct coz_file *file, uint32_t lineno);
 
 /* The first created line, to walk them all through next_all. */

@@ -410,7 +410,8 @@ static int run_program(struct reader *r, const struct header *h,
 
 int coz_line_program_decode(const struct coz_line_sections *s, uint64_t offset,
                             const char *comp_dir,
-                            const struct coz_dwarf_sink *sink) {
+                            const struct coz_dwarf_sink *sink,
+                            bool files_only) {
   if (!s->line || offset >= s->line_size)
     return -1;
   struct reader r = {s->line + offset, s->line + s->line_size, false};
@@ -461,7 +462,10 @@ int coz_line_program_decode(const struct coz_line_sections *s, uint64_t offset,
     if (rc == 0)
       rc = read_v4_tables(&r, &t);
   }
-  if (rc == 0 && program <= r.end) {
+  if (rc == 0 && files_only) {
+    for (size_t i = 0; i < t.n_files; i++)
+      file_handle(&t, &h, i + (uint64_t)h.file_base, comp_dir, sink);
+  } else if (rc == 0 && program <= r.end) {
     r.p = program;
     rc = run_program(&r, &h, &t, comp_dir, sink);
   } else {

@@ -11,6 +11,7 @@
 
 #include "dwarf_lines.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,11 +26,12 @@ struct coz_line_sections {
 };
 
 /* Decodes the program at offset in .debug_line for a unit whose directory
- * is comp_dir (may be NULL) and emits its ranges to sink. Returns 0, or -1
- * when the program is malformed or uses what this decoder does not know
+ * is comp_dir (may be NULL) and emits its ranges to sink; with files_only,
+ * only resolves every file of its header through sink->file. Returns 0, or
+ * -1 when the program is malformed or uses what this decoder does not know
  * (the unit then contributes what was emitted before the problem). */
 int coz_line_program_decode(const struct coz_line_sections *s, uint64_t offset,
                             const char *comp_dir,
-                            const struct coz_dwarf_sink *sink);
+                            const struct coz_dwarf_sink *sink, bool files_only);
 
 #endif /* COZ_LINEMAP_LINE_PROGRAM_H */

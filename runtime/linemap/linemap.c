@@ -25,7 +25,6 @@
 #include <unistd.h>
 
 #define COZ_MAX_OBJMAPS 1024
-#define COZ_MAX_SEGMENTS 16
 
 static _Atomic(struct coz_objmap *) g_maps[COZ_MAX_OBJMAPS];
 static atomic_size_t g_n_maps;
@@ -116,8 +115,13 @@ static void *sink_file(void *ctx, const char *path, const char *comp_dir) {
 }
 
 static void sink_range(void *ctx, uint64_t lo, uint64_t hi, void *file,
-                       uint32_t line) {
-  coz_objmap_add_range(&((struct read_ctx *)ctx)->b, lo, hi, file, line);
+                       uint32_t lineno) {
+  struct read_ctx *rc = ctx;
+  struct coz_line *line = coz_intern_line(file, lineno);
+  if (line)
+    coz_objmap_add_range(&rc->b, lo, hi, line);
+  else if (lineno > 0 && lineno <= COZ_MAX_LINENO)
+    rc->oom = true;
 }
 
 static void sink_end_sequence(void *ctx) {
@@ -136,26 +140,46 @@ static struct coz_objmap *read_object(const struct loaded *o,
                                       struct read_result *res) {
   bool need_default;
   memset(res, 0, sizeof *res);
-  bool *oom = &res->oom;
   if (!object_considered(o, &need_default))
     return NULL;
   res->considered = true;
+  struct coz_dwarf_object *obj = coz_dwarf_open(o->path);
+  if (!obj)
+    return NULL;
   struct read_ctx rc = {0};
   struct coz_dwarf_sink sink = {sink_file, sink_range, sink_end_sequence, &rc};
-  coz_dwarf_read_lines(o->path, &sink);
+  /* Objects join the default binary scope by holding code of a default
+   * file. When only default files are in scope, reading the lines settles
+   * that by itself; with source patterns, the file tables are checked
+   * first, so no line of an object outside the scope is ever created. */
+  if (need_default && g_cfg.source_patterns) {
+    coz_dwarf_read_lines(obj, &sink, true);
+    if (!rc.hit_default) {
+      res->user_code = rc.user_code;
+      res->oom = rc.oom;
+      coz_dwarf_close(obj);
+      return NULL;
+    }
+  }
+  /* About one table entry per 8 bytes of line program on clang -O2 code;
+   * reserving twice that costs only address space (untouched pages) and
+   * saves regrowing a large array. */
+  coz_objmap_begin(&rc.b, o->seg_lo, o->seg_hi, o->n_seg,
+                   coz_dwarf_line_bytes(obj) / 4);
+  coz_dwarf_read_lines(obj, &sink, false);
+  coz_dwarf_close(obj);
   res->user_code = rc.user_code;
-  if (rc.oom || rc.b.failed || (need_default && !rc.hit_default)) {
-    *oom = rc.oom || rc.b.failed;
+  if (rc.oom) {
+    res->oom = true;
     coz_objmap_discard(&rc.b);
     return NULL;
   }
-  struct coz_objmap *m =
-      coz_objmap_finish(&rc.b, o->seg_lo, o->seg_hi, o->n_seg, oom);
+  struct coz_objmap *m = coz_objmap_finish(&rc.b, &res->oom);
   if (!m)
     return NULL;
   m->bias = o->bias;
   m->lo = (uintptr_t)m->r[0].lo + o->bias;
-  m->hi = (uintptr_t)m->r[m->n - 1].hi + o->bias;
+  m->hi = (uintptr_t)m->r[m->n - 1].lo + o->bias;
   m->path = coz_arena_strndup(o->path, strlen(o->path));
   return m;
 }
@@ -330,22 +354,19 @@ static char *copy_patterns(const char *p) {
 /* Our own source tree (this file is runtime/linemap/linemap.c), so the
  * runtime's code never enters the scope, even with COZ_SOURCE_SCOPE=%. */
 static void set_runtime_dir(void) {
+  static const char tail[] = "runtime/linemap/linemap.c";
   char buf[PATH_MAX];
   size_t len = coz_path_normalize(buf, sizeof buf, NULL, __FILE__);
-  if (len == 0 || buf[0] != '/')
+  size_t keep = len - (sizeof tail - 1) + (sizeof "runtime/" - 1);
+  /* Only a path that ends as in our source tree names that tree; without
+   * it nothing is excluded (a guess could hide the user's own code). */
+  if (len <= sizeof tail || buf[0] != '/' ||
+      strcmp(buf + len - (sizeof tail - 1), tail) != 0 ||
+      buf[len - sizeof tail] != '/')
     return;
-  for (int up = 0; up < 2; up++) { /* drop "linemap/linemap.c" */
-    while (len > 1 && buf[len - 1] != '/')
-      len--;
-    if (len > 1)
-      len--;
-  }
-  if (len + 2 > sizeof g_cfg.runtime_dir || len <= 1)
-    return;
-  memcpy(g_cfg.runtime_dir, buf, len);
-  g_cfg.runtime_dir[len++] = '/';
-  g_cfg.runtime_dir[len] = '\0';
-  g_cfg.runtime_dir_len = len;
+  memcpy(g_cfg.runtime_dir, buf, keep);
+  g_cfg.runtime_dir[keep] = '\0';
+  g_cfg.runtime_dir_len = keep;
 }
 
 long coz_linemap_build(const struct coz_scope_config *cfg) {

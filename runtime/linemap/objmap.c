@@ -4,27 +4,90 @@
 #include "arena.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-void coz_objmap_add_range(struct coz_objmap_builder *b, uint64_t lo,
-                          uint64_t hi, struct coz_file *file, uint32_t line) {
-  if (b->failed)
-    return;
-  if (b->n_raw == b->cap_raw) {
-    size_t cap = b->cap_raw ? b->cap_raw * 2 : 4096;
-    struct coz_raw_range *r = realloc(b->raw, cap * sizeof *r);
+void coz_objmap_begin(struct coz_objmap_builder *b, const uint64_t *seg_lo,
+                      const uint64_t *seg_hi, size_t n_seg, size_t size_hint) {
+  memset(b, 0, sizeof *b);
+  b->sorted = true;
+  if (n_seg > COZ_MAX_SEGMENTS)
+    n_seg = COZ_MAX_SEGMENTS;
+  memcpy(b->seg_lo, seg_lo, n_seg * sizeof *seg_lo);
+  memcpy(b->seg_hi, seg_hi, n_seg * sizeof *seg_hi);
+  b->n_seg = n_seg;
+  if (size_hint) {
+    b->r = malloc(size_hint * sizeof *b->r);
+    b->cap = b->r ? size_hint : 0;
+  }
+}
+
+static bool push(struct coz_objmap_builder *b, uint64_t lo,
+                 struct coz_line *line) {
+  if (b->n == b->cap) {
+    size_t cap = b->cap ? b->cap * 2 : 4096;
+    struct coz_range *r = realloc(b->r, cap * sizeof *r);
     if (!r) {
       b->failed = true;
+      return false;
+    }
+    b->r = r;
+    b->cap = cap;
+  }
+  b->r[b->n++] = (struct coz_range){lo, line};
+  return true;
+}
+
+/* Whether lo lies in an executable segment; *limit is that segment's end. */
+static bool in_segments(const struct coz_objmap_builder *b, uint64_t lo,
+                        uint64_t *limit) {
+  for (size_t i = 0; i < b->n_seg; i++)
+    if (lo >= b->seg_lo[i] && lo < b->seg_hi[i]) {
+      *limit = b->seg_hi[i];
+      return true;
+    }
+  return false;
+}
+
+void coz_objmap_add_range(struct coz_objmap_builder *b, uint64_t lo,
+                          uint64_t hi, struct coz_line *line) {
+  if (b->failed)
+    return;
+  if (!b->cur_started) {
+    b->cur_started = true;
+    b->cur_dropped = !in_segments(b, lo, &b->cur_limit);
+  }
+  if (b->cur_dropped)
+    return;
+  if (hi > b->cur_limit)
+    hi = b->cur_limit;
+  if (lo >= hi)
+    return;
+  if (b->n > b->cur_first) {
+    struct coz_range *last = &b->r[b->n - 1]; /* the open end: a gap */
+    if (lo < last->lo)
+      return; /* a sequence never goes back */
+    if (lo == last->lo && b->n - 1 > b->cur_first &&
+        b->r[b->n - 2].line == line) {
+      last->lo = hi; /* extends the previous range */
       return;
     }
-    b->raw = r;
-    b->cap_raw = cap;
+    if (lo == last->lo) {
+      last->line = line;
+    } else if (!push(b, lo, line)) {
+      return;
+    }
+  } else if (!push(b, lo, line)) {
+    return;
   }
-  b->raw[b->n_raw++] = (struct coz_raw_range){lo, hi, file, line};
+  push(b, hi, NULL);
 }
 
 void coz_objmap_end_sequence(struct coz_objmap_builder *b) {
-  if (b->failed || b->n_raw == b->cur_seq_start)
+  b->cur_started = false;
+  if (b->failed || b->n == b->cur_first) {
+    b->cur_first = b->n;
     return;
+  }
   if (b->n_seq == b->cap_seq) {
     size_t cap = b->cap_seq ? b->cap_seq * 2 : 256;
     struct coz_seq *s = realloc(b->seq, cap * sizeof *s);
@@ -35,106 +98,103 @@ void coz_objmap_end_sequence(struct coz_objmap_builder *b) {
     b->seq = s;
     b->cap_seq = cap;
   }
-  b->seq[b->n_seq++] = (struct coz_seq){b->cur_seq_start, b->n_raw};
-  b->cur_seq_start = b->n_raw;
+  if (b->n_seq > 0 &&
+      b->r[b->cur_first].lo < b->r[b->seq[b->n_seq - 1].end - 1].lo)
+    b->sorted = false;
+  b->seq[b->n_seq++] = (struct coz_seq){b->cur_first, b->n};
+  b->cur_first = b->n;
 }
 
 void coz_objmap_discard(struct coz_objmap_builder *b) {
-  free(b->raw);
+  free(b->r);
   free(b->seq);
-  *b = (struct coz_objmap_builder){0};
+  memset(b, 0, sizeof *b);
 }
 
 /* qsort's comparison needs the ranges; the build is single-threaded. */
-static const struct coz_raw_range *sort_raw;
+static const struct coz_range *sort_ranges;
 
-static int by_sequence_start(const void *a, const void *b) {
-  uint64_t x = sort_raw[((const struct coz_seq *)a)->first].lo;
-  uint64_t y = sort_raw[((const struct coz_seq *)b)->first].lo;
+static int by_first_address(const void *a, const void *b) {
+  uint64_t x = sort_ranges[((const struct coz_seq *)a)->first].lo;
+  uint64_t y = sort_ranges[((const struct coz_seq *)b)->first].lo;
   return x < y ? -1 : x > y;
 }
 
-static bool in_segments(uint64_t lo, const uint64_t *seg_lo,
-                        const uint64_t *seg_hi, size_t n_seg, uint64_t *limit) {
-  for (size_t i = 0; i < n_seg; i++)
-    if (lo >= seg_lo[i] && lo < seg_hi[i]) {
-      *limit = seg_hi[i];
-      return true;
+/* Appends sequence s to out[0..*n), clipping what overlaps the entries
+ * already there (the earlier sequence keeps the addresses). */
+static void append_sequence(struct coz_range *out, size_t *n,
+                            const struct coz_range *r, struct coz_seq s) {
+  uint64_t floor = *n ? out[*n - 1].lo : 0; /* end of what is placed */
+  for (size_t i = s.first; i + 1 < s.end; i++) {
+    uint64_t lo = r[i].lo, hi = r[i + 1].lo;
+    if (hi <= floor)
+      continue;
+    if (lo < floor)
+      lo = floor;
+    if (*n && out[*n - 1].lo == lo) {
+      if (*n > 1 && out[*n - 2].line == r[i].line) {
+        out[*n - 1].lo = hi; /* merges with the previous range */
+        floor = hi;
+        continue;
+      }
+      out[*n - 1].line = r[i].line; /* fills the gap entry */
+    } else {
+      out[(*n)++] = (struct coz_range){lo, r[i].line};
     }
-  return false;
+    out[(*n)++] = (struct coz_range){hi, NULL};
+    floor = hi;
+  }
 }
 
-struct coz_objmap *coz_objmap_finish(struct coz_objmap_builder *b,
-                                     const uint64_t *seg_lo,
-                                     const uint64_t *seg_hi, size_t n_seg,
-                                     bool *oom) {
+struct coz_objmap *coz_objmap_finish(struct coz_objmap_builder *b, bool *oom) {
   *oom = false;
   coz_objmap_end_sequence(b); /* a last sequence without its end row */
   struct coz_objmap *m = NULL;
-  struct coz_range *out = NULL;
-  if (b->failed || b->n_raw == 0)
+  if (b->failed) {
+    *oom = true;
     goto done;
-  out = malloc(b->n_raw * sizeof *out);
-  if (!out)
-    goto done;
-
-  /* Each sequence is sorted; sequences rarely overlap, so ordering them by
-   * start and clipping overlaps yields a sorted, disjoint table in O(n)
-   * plus a sort of the (few) sequences. */
-  sort_raw = b->raw;
-  qsort(b->seq, b->n_seq, sizeof *b->seq, by_sequence_start);
-  size_t n = 0;
-  struct coz_file *last_file = NULL;
-  uint32_t last_lineno = 0;
-  struct coz_line *last_line = NULL;
-  for (size_t s = 0; s < b->n_seq; s++) {
-    size_t first = b->seq[s].first, end = b->seq[s].end;
-    uint64_t limit = 0;
-    if (!in_segments(b->raw[first].lo, seg_lo, seg_hi, n_seg, &limit))
-      continue;
-    for (size_t i = first; i < end; i++) {
-      struct coz_raw_range r = b->raw[i];
-      if (r.hi > limit)
-        r.hi = limit;
-      if (n > 0 && r.lo < out[n - 1].hi)
-        r.lo = out[n - 1].hi; /* overlap: the earlier sequence keeps it */
-      if (r.lo >= r.hi)
-        continue;
-      if (r.file != last_file || r.line != last_lineno) {
-        last_line = coz_intern_line(r.file, r.line);
-        if (!last_line) {
-          *oom = true;
-          goto done;
-        }
-        last_file = r.file;
-        last_lineno = r.line;
-      }
-      if (n > 0 && out[n - 1].hi == r.lo && out[n - 1].line == last_line)
-        out[n - 1].hi = r.hi;
-      else
-        out[n++] = (struct coz_range){r.lo, r.hi, last_line};
-    }
   }
-  if (n == 0)
+  if (b->n_seq == 0)
     goto done;
   m = coz_arena_alloc(sizeof *m);
   if (!m) {
     *oom = true;
     goto done;
   }
-  struct coz_range *shrunk = realloc(out, n * sizeof *out);
-  m->r = shrunk ? shrunk : out;
-  out = NULL;
+  if (b->sorted) {
+    /* Already one table: where a sequence starts at its predecessor's end,
+     * the two entries share an address and the later (the line) wins. */
+    struct coz_range *shrunk = realloc(b->r, b->n * sizeof *b->r);
+    m->r = shrunk ? shrunk : b->r;
+    m->n = b->n;
+    b->r = NULL;
+    goto done;
+  }
+  /* Sequences are sorted inside; ordering them by start and clipping any
+   * overlap yields one sorted table in O(n) plus a sort of the sequences.
+   * Compilers emit them mostly in address order, yet not always (main in
+   * .text.startup, hot/cold splitting). */
+  sort_ranges = b->r;
+  qsort(b->seq, b->n_seq, sizeof *b->seq, by_first_address);
+  struct coz_range *out = malloc(b->n * sizeof *out);
+  if (!out) {
+    *oom = true;
+    m = NULL; /* the arena keeps its few bytes */
+    goto done;
+  }
+  size_t n = 0;
+  for (size_t s = 0; s < b->n_seq; s++)
+    append_sequence(out, &n, b->r, b->seq[s]);
+  m->r = out;
   m->n = n;
 done:
-  free(out);
   coz_objmap_discard(b);
   return m;
 }
 
 struct coz_line *coz_objmap_lookup(const struct coz_objmap *m, uintptr_t pc) {
   uint64_t a = (uint64_t)(pc - m->bias);
-  size_t lo = 0, hi = m->n; /* find the last range with r.lo <= a */
+  size_t lo = 0, hi = m->n; /* find the last entry with r.lo <= a */
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     if (m->r[mid].lo <= a)
@@ -142,7 +202,5 @@ struct coz_line *coz_objmap_lookup(const struct coz_objmap *m, uintptr_t pc) {
     else
       hi = mid;
   }
-  if (lo == 0 || a >= m->r[lo - 1].hi)
-    return NULL;
-  return m->r[lo - 1].line;
+  return lo == 0 ? NULL : m->r[lo - 1].line;
 }
