@@ -1,0 +1,24 @@
+/* A stand-in for the runtime's checkpoints, for tests only: strong
+ * definitions of __coz_pthread_mutex_lock/unlock that count their calls and
+ * forward to the real functions. They must win over the pass's linkonce
+ * fallbacks, in the executable and (exported) for DSOs. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+static atomic_long locks, unlocks;
+
+int __coz_pthread_mutex_lock(pthread_mutex_t *m) {
+  atomic_fetch_add(&locks, 1);
+  return pthread_mutex_lock(m);
+}
+
+int __coz_pthread_mutex_unlock(pthread_mutex_t *m) {
+  atomic_fetch_add(&unlocks, 1);
+  return pthread_mutex_unlock(m);
+}
+
+__attribute__((destructor)) static void report(void) {
+  printf("checkpoints lock=%ld unlock=%ld\n", atomic_load(&locks),
+         atomic_load(&unlocks));
+}
