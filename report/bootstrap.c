@@ -53,7 +53,9 @@ static uint64_t poisson(struct rng *r, uint64_t mean) {
     return k;
   }
   double x = round((double)mean + sqrt((double)mean) * std_normal(r));
-  return x > 0 ? (uint64_t)x : 0;
+  if (!(x > 0))
+    return 0;
+  return x < 0x1p64 ? (uint64_t)x : UINT64_MAX;
 }
 
 /* The value of measure m recomputed from a resample of its experiments. */

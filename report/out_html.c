@@ -42,7 +42,7 @@ static const char style[] =
     "button.on{background:#335;color:#fff}"
     "#plots{display:flex;flex-wrap:wrap;gap:12px;padding:12px 20px}"
     "section.row{background:#fff;border:1px solid #ddd;border-radius:6px;"
-    "padding:8px 10px;width:430px}"
+    "padding:8px 10px;width:420px}"
     "h2{font-size:14px;margin:0;word-break:break-all}"
     "h2 .pt{color:#666;font-weight:normal}"
     "pre.src{margin:4px 0;padding:3px 6px;background:#f3f3f3;"
@@ -113,7 +113,7 @@ static void write_row(FILE *f, const struct cr_report *rep,
   cr_html_escape(f, point);
   fputs(row->kind == CR_LATENCY ? " (latency)" : "", f);
   fputs("</span></h2>", f);
-  const char *src = cr_source_line(rep, loc);
+  const char *src = rep->read_sources ? cr_source_line(rep, loc) : NULL;
   if (src) {
     fputs("<pre class=\"src\">", f);
     cr_html_escape(f, src);

@@ -16,6 +16,7 @@ struct cr_report {
   size_t n_inputs;
   const char *const *source_dirs; /* where to look for source text */
   size_t n_source_dirs;
+  int read_sources; /* show source text in the HTML page */
 };
 
 /* The ranked table, or the guidance when nothing can be plotted. */

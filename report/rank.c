@@ -54,6 +54,8 @@ static int cmp_row(const void *a, const void *b) {
 
 void cr_rank(struct cr_row *rows, size_t n, enum cr_sort sort,
              const struct cr_profile *p) {
+  if (n < 2)
+    return; /* and qsort must not see a NULL array */
   rank_profile = p;
   rank_sort = sort;
   qsort(rows, n, sizeof *rows, cmp_row);

@@ -182,7 +182,8 @@ int cr_report_main(int argc, char **argv) {
   int rc = 2;
   struct cr_result r;
   if (readable > 0 && cr_analyse(&p, &a.o, &r) == 0) {
-    struct cr_report rep = {&p, &a.o, &r, inputs, n_inputs, a.dirs, a.n_dirs};
+    struct cr_report rep = {&p,       &a.o,   &r,       inputs,
+                            n_inputs, a.dirs, a.n_dirs, 1};
     rc = r.n_rows > 0 ? 0 : 1;
     if (a.json)
       cr_write_json(stdout, &rep);

@@ -6,8 +6,11 @@
  */
 #include "output.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct cached {
   char *path; /* as named in the profile */
@@ -33,11 +36,21 @@ unsigned long cr_location_split(const char *location, size_t *file_len) {
   return n;
 }
 
-/* Reads at most 64 MiB of `path`; NULL when it cannot. */
+/* Reads at most 64 MiB of the regular file `path`; NULL when it cannot.
+ * A profile may name anything (/dev/stdin, a FIFO): only regular files are
+ * opened for reading, and without blocking. */
 static char *slurp(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
     return NULL;
+  struct stat st;
+  FILE *f = NULL;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+    f = fdopen(fd, "rb");
+  if (!f) {
+    close(fd);
+    return NULL;
+  }
   size_t cap = 1 << 16, n = 0;
   char *buf = malloc(cap);
   while (buf) {

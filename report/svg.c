@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-enum { W = 420, H = 240, ML = 56, MR = 14, MT = 14, MB = 36 };
+enum { W = 420, H = 240, ML = 56, MR = 22, MT = 14, MB = 36 };
 #define PW (W - ML - MR)
 #define PH (H - MT - MB)
 

@@ -124,7 +124,7 @@ static inline char *render(struct fixture *f,
   FILE *m = open_memstream(&buf, &len);
   const char *in[] = {"mem.coz"};
   const char *dirs[] = {"."};
-  struct cr_report rep = {&f->p, &f->o, &f->r, in, 1, dirs, 1};
+  struct cr_report rep = {&f->p, &f->o, &f->r, in, 1, dirs, 1, 1};
   out(m, &rep);
   fclose(m);
   return buf;
