@@ -1,0 +1,152 @@
+"""Shared by the accuracy harness and the overhead benchmark: building the
+case programs, running them, and reading coz-report's JSON."""
+
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+CASES_DIR = HERE / "cases"
+REGION_RE = re.compile(r"/\*\s*REGION:(\w+)\s*\*/")
+BENCH_RE = re.compile(r"^BENCH elapsed_ns=(\d+)(?: latency_ns=(\d+))?", re.M)
+RUN_TIMEOUT_S = 300
+
+
+def die(msg: str) -> None:
+    print(f"bench: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def region_lines(source: Path) -> dict:
+    """Region name -> 1-based line number of its REGION comment."""
+    lines = {}
+    for no, text in enumerate(source.read_text().splitlines(), 1):
+        m = REGION_RE.search(text)
+        if m:
+            lines[m.group(1)] = no
+    return lines
+
+
+class Toolchain:
+    """Plain clang and the coz-cc tools of one build tree."""
+
+    def __init__(self, bin_dir, cc="clang", cxx="clang++", need_coz=True):
+        self.bin = Path(bin_dir).resolve() if bin_dir else None
+        self.cc, self.cxx = cc, cxx
+        for tool in (cc, cxx):
+            if shutil.which(tool) is None:
+                die(f"'{tool}' not found: install clang or pass --cc/--cxx")
+        self.coz_cc = self.coz_cxx = self.coz_report = None
+        if self.bin:
+            self.coz_cc = self.bin / "coz-cc"
+            self.coz_cxx = self.bin / "coz-c++"
+            self.coz_report = self.bin / "coz-report"
+        if need_coz:
+            for tool in (self.coz_cc, self.coz_cxx, self.coz_report):
+                if tool is None or not os.access(tool, os.X_OK):
+                    die(f"'{tool}' is missing: build the tree (cmake --build "
+                        f"<build>) and pass --bin <build>/bin")
+
+
+def run(cmd, env=None, timeout=RUN_TIMEOUT_S, check=True):
+    full_env = dict(os.environ)
+    # The profiler's own settings must come only from the harness.
+    for k in list(full_env):
+        if k.startswith("COZ_") or k.startswith("BENCH_"):
+            del full_env[k]
+    if env:
+        full_env.update(env)
+    p = subprocess.run(cmd, env=full_env, capture_output=True, text=True,
+                       timeout=timeout)
+    if check and p.returncode != 0:
+        die(f"{' '.join(map(str, cmd))} exited {p.returncode}:\n"
+            f"{p.stderr.strip()[-2000:]}")
+    return p
+
+
+def build_lib(tc: Toolchain, out_dir: Path) -> Path:
+    """libbenchwork.so, always plain clang -O2 -g (out of the profiler's scope)."""
+    lib = out_dir / "libbenchwork.so"
+    run([tc.cc, "-O2", "-g", "-fPIC", "-shared", "-std=c11",
+         str(CASES_DIR / "libwork.c"), "-o", str(lib)])
+    return lib
+
+
+def build_case(tc: Toolchain, case, flavour: str, out_dir: Path,
+               extra_flags=()) -> Path:
+    """Builds one case. flavour: 'plain' (clang -O2) or 'coz' (coz-cc -O2)."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    src = CASES_DIR / case.source
+    exe = out_dir / case.name
+    if flavour == "plain":
+        compiler = tc.cxx if case.cxx else tc.cc
+        flags = ["-I", str(REPO / "include"), "-pthread"]
+    else:
+        compiler = str(tc.coz_cxx if case.cxx else tc.coz_cc)
+        flags = []
+    std = "-std=c++17" if case.cxx else "-std=c11"
+    cmd = [compiler, "-O2", "-g", std, "-Wall", "-Wextra", "-Werror", *flags,
+           *extra_flags, str(src), "-o", str(exe)]
+    if case.needs_lib:
+        lib_dir = out_dir.parent / "lib"
+        lib_dir.mkdir(parents=True, exist_ok=True)
+        if not (lib_dir / "libbenchwork.so").exists():
+            build_lib(tc, lib_dir)
+        cmd += [f"-L{lib_dir}", "-lbenchwork", f"-Wl,-rpath,{lib_dir}"]
+    run(cmd)
+    return exe
+
+
+def run_case(exe: Path, env: dict, cwd=None):
+    """Runs a case program; returns (elapsed_ns, latency_ns or None, wall_s)."""
+    t0 = time.monotonic()
+    p = run([str(exe)], env=env)
+    wall = time.monotonic() - t0
+    m = BENCH_RE.search(p.stdout)
+    if not m:
+        die(f"{exe} printed no BENCH line:\n{p.stdout[-500:]}{p.stderr[-500:]}")
+    lat = float(m.group(2)) if m.group(2) else None
+    return float(m.group(1)), lat, wall
+
+
+def median(xs):
+    return statistics.median(xs) if xs else float("nan")
+
+
+def iqr(xs):
+    if len(xs) < 4:
+        return float("nan")
+    q = statistics.quantiles(xs, n=4)
+    return q[2] - q[0]
+
+
+def machine_summary() -> str:
+    cpu = "unknown CPU"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    load = open("/proc/loadavg").read().split()[:3]
+    return (f"{cpu}, {os.cpu_count()} CPUs, load average "
+            f"{' '.join(load)}, kernel {os.uname().release}")
+
+
+# ---- coz-report ---------------------------------------------------------
+
+def report_json(tc: Toolchain, profile: Path):
+    p = run([str(tc.coz_report), "--json", str(profile)], check=False)
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError:
+        die(f"coz-report --json {profile} did not print JSON "
+            f"(exit {p.returncode}): {p.stderr.strip()[-500:]}")
