@@ -61,6 +61,9 @@ int main(void) {
       CHECK(b->lo < b->y && b->y < b->hi);
       /* Eight times the data: narrower (about sqrt(8) = 2.8 times). */
       double wa = a->hi - a->lo, wb = b->hi - b->lo;
+      printf("speedup %d%%: CI width %.4f with 3 experiments, %.4f with 24 "
+             "(ratio %.2f)\n",
+             pm / 10, wa, wb, wa / wb);
       if (!(wb < wa / 1.5)) {
         fprintf(stderr, "speedup %d: width %.4f with 3 exps, %.4f with 24\n",
                 pm, wa, wb);
