@@ -68,9 +68,15 @@ static uint64_t next_random(void) {
   return rng_state * 2685821657736338717ull;
 }
 
+/* §3.2: speedup 0 with probability 1/2 (every line needs its baseline),
+ * otherwise uniform over 5..100% in steps of 5. With COZ_FIXED_SPEEDUP=s the
+ * experiments alternate between 0 and s: the profile still holds the
+ * baseline, measured in the same run and interleaved with the speedup, so
+ * slow drifts of the machine affect both alike. */
 static int pick_speedup(void) {
+  static unsigned long picks;
   if (coz_config.FIXED_SPEEDUP >= 0)
-    return coz_config.FIXED_SPEEDUP;
+    return picks++ % 2 ? coz_config.FIXED_SPEEDUP : 0;
   if (next_random() % 2 == 0)
     return 0;
   return (int)(next_random() % 20 + 1) * 5;

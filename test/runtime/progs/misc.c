@@ -1,0 +1,68 @@
+/* Small behaviours of the runtime, one per mode:
+ *   misc noprogress        CPU work without any progress point
+ *   misc pthread_exit      main calls pthread_exit while a worker runs
+ *   misc fork              forks a child that works and exits
+ *   misc spin MS           spins for MS ms reaching a progress point */
+#include "spin.h"
+#include <coz.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static uint64_t spin_for(double seconds, uint64_t x) {
+  double end = now_s() + seconds;
+  while (now_s() < end) {
+    SPIN(100000, x); /* LINE_SPIN */
+    COZ_PROGRESS_NAMED("spin");
+  }
+  return x;
+}
+
+static void *worker(void *arg) {
+  (void)arg;
+  uint64_t x = spin_for(0.3, 5);
+  printf("worker done %d\n", (int)(x & 1) >= 0);
+  fflush(stdout);
+  return NULL;
+}
+
+int main(int argc, char **argv) {
+  const char *mode = argc > 1 ? argv[1] : "";
+  if (strcmp(mode, "noprogress") == 0) {
+    uint64_t x = 1;
+    SPIN(300000000, x); /* LINE_NOPROGRESS */
+    printf("x=%d\n", (int)(x & 1));
+    return 0;
+  }
+  if (strcmp(mode, "pthread_exit") == 0) {
+    pthread_t t;
+    pthread_create(&t, NULL, worker, NULL);
+    pthread_exit(NULL);
+  }
+  if (strcmp(mode, "fork") == 0) {
+    uint64_t x = spin_for(0.2, 1);
+    pid_t pid = fork();
+    if (pid == 0) {
+      x = spin_for(0.3, x);
+      pthread_t t;
+      pthread_create(&t, NULL, worker, NULL);
+      pthread_join(t, NULL);
+      _exit(0);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    x = spin_for(0.2, x);
+    printf("child status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return 0;
+  }
+  if (strcmp(mode, "spin") == 0) {
+    uint64_t x = spin_for(atof(argc > 2 ? argv[2] : "500") / 1000, 1);
+    printf("x=%d\n", (int)(x & 1));
+    return 0;
+  }
+  fprintf(stderr, "usage: misc noprogress|pthread_exit|fork|spin MS\n");
+  return 2;
+}

@@ -1,0 +1,22 @@
+/* spin.h: register-only CPU work for the runtime tests. SPIN expands on the
+ * line where it is used, so each use is its own source line in DWARF (the
+ * tests select lines by the marker comments next to them). */
+#ifndef COZ_TEST_SPIN_H
+#define COZ_TEST_SPIN_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define SPIN(n, x)                                                             \
+  for (uint64_t spin_i_ = 0; spin_i_ < (uint64_t)(n); spin_i_++) {             \
+    (x) = (x)*6364136223846793005ull + 1442695040888963407ull;                 \
+    __asm__ volatile("" : "+r"(x));                                            \
+  }
+
+static inline double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#endif
