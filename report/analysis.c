@@ -47,14 +47,13 @@ static uint64_t add_sat(uint64_t a, uint64_t b) {
 /* The quantity whose relative change is the program speedup: the period
  * between visits (throughput) or the mean latency W = L / lambda with
  * lambda = arrivals / duration (latency, Little's law). 0 when undefined. */
-double cr_measure_value(enum cr_point_kind kind, double duration,
-                        uint64_t delta, uint64_t arrivals, double difference) {
+double cr_measure_value(enum cr_point_kind kind, double duration, double delta,
+                        double arrivals, double difference) {
   double v;
   if (kind == CR_THROUGHPUT)
-    v = delta ? duration / (double)delta : 0;
+    v = delta > 0 ? duration / delta : 0;
   else
-    v = arrivals && duration > 0 ? difference / ((double)arrivals / duration)
-                                 : 0;
+    v = arrivals > 0 && duration > 0 ? difference / (arrivals / duration) : 0;
   return isfinite(v) && v > 0 ? v : 0;
 }
 
@@ -75,8 +74,8 @@ static void combine(struct cr_row *row, struct cr_measure *m) {
   /* L is the time-average of the in-flight count: weight by duration. */
   m->difference = m->duration > 0 ? weighted / m->duration
                                   : (m->n ? plain / (double)m->n : 0);
-  m->value = cr_measure_value(row->kind, m->duration, m->delta, m->arrivals,
-                              m->difference);
+  m->value = cr_measure_value(row->kind, m->duration, (double)m->delta,
+                              (double)m->arrivals, m->difference);
   m->valid = m->value > 0;
 }
 

@@ -118,8 +118,8 @@ double cr_fit_at(const struct cr_measure *m, size_t n, const double *ys,
 
 /* The quantity whose relative change is the program speedup (analysis.c):
  * period ns/visit, or mean latency ns; 0 when undefined. */
-double cr_measure_value(enum cr_point_kind kind, double duration,
-                        uint64_t delta, uint64_t arrivals, double difference);
+double cr_measure_value(enum cr_point_kind kind, double duration, double delta,
+                        double arrivals, double difference);
 
 /* bootstrap.c: fills lo/hi of every measure, slope and predictions. */
 int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed);

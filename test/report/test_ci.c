@@ -119,8 +119,9 @@ int main(void) {
 
   /* Coverage: over 200 independent synthetic profiles (6 experiments per
    * speedup), the 95% interval at speedup .5 should contain the true 0.2
-   * most of the time. A small-sample percentile bootstrap undercovers a
-   * little, so the bar is 85%. */
+   * about 95% of the time (measured: 188/200). The bar, 90%, allows for the
+   * binomial spread of 200 trials (sd 1.5%) and fails without the
+   * small-sample widening (179/200 then). */
   unsigned covered = 0, trials = 200;
   for (unsigned t = 0; t < trials; t++) {
     struct fixture c;
@@ -136,6 +137,6 @@ int main(void) {
     fixture_free(&c);
   }
   printf("coverage of the true value at s=50%%: %u/%u\n", covered, trials);
-  CHECK(covered >= trials * 85 / 100);
+  CHECK(covered >= trials * 90 / 100);
   return check_done("test_ci");
 }
