@@ -14,12 +14,15 @@
 #include "ModuleRecord.h"
 #include "PathMatch.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <functional>
 
 using namespace llvm;
 
@@ -135,61 +138,80 @@ void LinePoints::instrumentFor(Function &F, RequestState &R) {
     }
   }
 
-  // 3. Decide where the increments go, before changing the CFG.
+  // 3. Decide where the increments go, before changing the CFG: before an
+  // instruction, or on a CFG edge (From -> To).
   struct Site {
-    Instruction *Before; // insert before this instruction
+    Instruction *Before;
+    BasicBlock *From, *To;
     DebugLoc Loc;
   };
   SmallVector<Site, 8> Sites;
+  SmallPtrSet<BasicBlock *, 8> Visited;
+  DenseSet<std::pair<BasicBlock *, BasicBlock *>> EdgesSeen;
+  // Counts on the edges into To that leave a state that was off line L.
+  // An edge from a block without located instructions that can be left
+  // both on and off L (a join block, say) is pushed back to that block's
+  // own incoming edges when it has no other successor, which keeps the
+  // count exact; otherwise it counts (design.md, Contract 3).
+  std::function<void(BasicBlock *, const DebugLoc &)> CountEdgesInto =
+      [&](BasicBlock *To, const DebugLoc &Loc) {
+        for (BasicBlock *P : predecessors(To)) {
+          unsigned Exit = ExitOf(P);
+          if (!(Exit & OffLine) || !EdgesSeen.insert({P, To}).second)
+            continue;
+          auto It = Index.find(P);
+          bool Transparent =
+              It != Index.end() && Info[It->second].Last == LineClass::None;
+          if ((Exit & OnLine) && Transparent && P->getSingleSuccessor() &&
+              Visited.insert(P).second) {
+            CountEdgesInto(P, Loc);
+            continue;
+          }
+          Sites.push_back({nullptr, P, To, Loc});
+        }
+      };
   for (unsigned N = 0; N < Blocks.size(); ++N) {
     BasicBlock &BB = *Blocks[N];
-    const BlockInfo BI = Info[N];
+    const BlockInfo &BI = Info[N];
     if (!BI.FirstHit || BB.getFirstInsertionPt() == BB.end())
       continue;
     DebugLoc Loc = BI.FirstHit->getDebugLoc();
     if (BI.HitAfterOther) {
       // Line L starts inside the block, after code of another line.
-      Sites.push_back({BI.FirstHit, Loc});
+      Sites.push_back({BI.FirstHit, nullptr, nullptr, Loc});
       continue;
     }
     if (!(BI.Entry & OffLine))
       continue; // only ever entered while already on L
-    SmallVector<BasicBlock *, 4> Counting;
-    bool AllCount = true;
-    for (BasicBlock *P : predecessors(&BB)) {
-      if (ExitOf(P) & OffLine) {
-        // (A path-dependent exit, OnLine|OffLine, counts: see design.md.)
-        if (!is_contained(Counting, P))
-          Counting.push_back(P);
-      } else {
-        AllCount = false;
-      }
-    }
-    if (AllCount) {
-      Sites.push_back({&*BB.getFirstInsertionPt(), Loc});
+    bool AllOff = &BB == &EntryBB || BI.Entry == OffLine;
+    if (AllOff) {
+      // Every way in comes from elsewhere: count in the block itself.
+      Sites.push_back({&*BB.getFirstInsertionPt(), nullptr, nullptr, Loc});
       continue;
     }
-    // Entered both from L and from elsewhere: count on the edges from
-    // elsewhere only.
-    for (BasicBlock *P : Counting) {
-      Instruction *T = P->getTerminator();
-      if (T->getNumSuccessors() == 1) {
-        Sites.push_back({T, Loc});
-        continue;
-      }
-      unsigned Idx = 0;
-      while (T->getSuccessor(Idx) != &BB)
-        ++Idx;
-      BasicBlock *Edge = SplitCriticalEdge(
-          T, Idx, CriticalEdgeSplittingOptions().setMergeIdenticalEdges());
-      // An edge we cannot split (into an EH pad, from indirectbr) counts
-      // at the block instead.
-      Sites.push_back(
-          {Edge ? Edge->getTerminator() : &*BB.getFirstInsertionPt(), Loc});
-    }
+    CountEdgesInto(&BB, Loc);
   }
   if (Sites.empty())
     return;
+
+  // Edges become places: the end of a block with one successor, or a new
+  // block on a split critical edge. An edge that cannot be split (into an
+  // EH pad, from an indirectbr) counts at its destination.
+  for (Site &S : Sites) {
+    if (S.Before)
+      continue;
+    Instruction *T = S.From->getTerminator();
+    if (T->getNumSuccessors() == 1) {
+      S.Before = T;
+      continue;
+    }
+    unsigned Idx = 0;
+    while (T->getSuccessor(Idx) != S.To)
+      ++Idx;
+    BasicBlock *Edge = SplitCriticalEdge(
+        T, Idx, CriticalEdgeSplittingOptions().setMergeIdenticalEdges());
+    S.Before = Edge ? Edge->getTerminator() : &*S.To->getFirstInsertionPt();
+  }
 
   // 4. Insert.
   const LinePointRequest &Req = *R.Request;
