@@ -25,7 +25,7 @@ static int f(int v) { return v + 1; }
 static int g(int v) { return v - 1; }
 
 static int n_body, n_header, n_split, n_calls, n_oneline, n_dowhile, n_rec,
-    n_if, n_switch, n_goto, n_multi, n_begin, n_end;
+    n_if, n_switch, n_goto, n_multi, n_begin, n_end, n_ifelse, n_cont, n_and;
 
 static int depth_sum(int d) {
   if (d == 0)
@@ -54,6 +54,15 @@ again: x = lcg(x); if (x % 2) goto again; // coz-point: progress goto
   n_multi++;
   x = lcg(x + // coz-point: progress multi
           (unsigned)f((int)lcg(x)));
+  if (x & 1) x = lcg(x); else x ^= 3u; n_ifelse++; // coz-point: progress ifelse
+  for (int k = 0; k < (int)(x % 5); k++) {
+    n_cont++; if (k == 1) continue; x += 2; // coz-point: progress cont
+  }
+  n_and++;
+  while (x % 7 != 0 && (x & 8) == 0) { // coz-point: progress and
+    n_and++;
+    x = lcg(x);
+  }
   n_rec += (int)(x % 6);
   x += (unsigned)depth_sum((int)(x % 6));
   return x;
@@ -78,11 +87,13 @@ int main(int argc, char **argv) {
          "rec=%d if=%d switch=%d goto=%d multi=%d begin=%d end=%d\n",
          n_body, n_header, n_split, n_calls, n_oneline, n_dowhile, n_rec,
          n_if, n_switch, n_goto, n_multi, n_begin, n_end);
+  printf("expect ifelse=%d cont=%d and=%d\n", n_ifelse, n_cont, n_and);
   return 0;
 }
 
 // CHECK: expect body=[[BODY:[0-9]+]] header=[[HEADER:[0-9]+]] split=[[SPLIT:[0-9]+]] calls=[[CALLS:[0-9]+]] oneline=[[ONELINE:[0-9]+]] dowhile=[[DOWHILE:[0-9]+]] rec=[[REC:[0-9]+]] if=[[IF:[0-9]+]] switch=[[SWITCH:[0-9]+]] goto=[[GOTO:[0-9]+]] multi=[[MULTI:[0-9]+]] begin=[[BEGIN:[0-9]+]] end=[[END:[0-9]+]]
-// CHECK: coz-module abi=1 points=13 files={{[23]}}
+// CHECK: expect ifelse=[[IFELSE:[0-9]+]] cont=[[CONT:[0-9]+]] and=[[AND:[0-9]+]]
+// CHECK: coz-module abi=1 points=16 files={{[23]}}
 // CHECK-DAG: coz-file {{/.*}}/Inputs/lcg.h
 // CHECK-DAG: coz-file {{/.*}}/line_count.c
 // CHECK-DAG: coz-point kind=0 flags=1 name=body total=[[BODY]] site={{/.*}}line_count.c:{{[0-9]+}}
@@ -96,6 +107,9 @@ int main(int argc, char **argv) {
 // CHECK-DAG: coz-point kind=0 flags=1 name=switch total=[[SWITCH]] site=
 // CHECK-DAG: coz-point kind=0 flags=1 name=goto total=[[GOTO]] site=
 // CHECK-DAG: coz-point kind=0 flags=1 name=multi total=[[MULTI]] site=
+// CHECK-DAG: coz-point kind=0 flags=1 name=ifelse total=[[IFELSE]] site=
+// CHECK-DAG: coz-point kind=0 flags=1 name=cont total=[[CONT]] site=
+// CHECK-DAG: coz-point kind=0 flags=1 name=and total=[[AND]] site=
 // CHECK-DAG: coz-point kind=1 flags=1 name=req total=[[BEGIN]] site=
 // CHECK-DAG: coz-point kind=2 flags=1 name=req total=[[END]] site=
 
