@@ -53,10 +53,18 @@ GlobalVariable *ModuleRecord::counter(unsigned Kind, StringRef Name,
   LLVMContext &C = M.getContext();
   auto *Ty = ArrayType::get(Type::getInt64Ty(C), ShardCount * ShardBytes / 8);
   GlobalVariable *GV = M.getGlobalVariable(Sym, /*AllowInternal=*/true);
-  if (!GV) {
-    GV = new GlobalVariable(M, Ty, /*isConstant=*/false,
-                            GlobalValue::LinkOnceODRLinkage,
-                            ConstantAggregateZero::get(Ty), Sym);
+  if (!GV || GV->isDeclaration()) {
+    auto *Def = new GlobalVariable(M, Ty, /*isConstant=*/false,
+                                   GlobalValue::LinkOnceODRLinkage,
+                                   ConstantAggregateZero::get(Ty), Sym);
+    if (GV) {
+      // The program declared the counter itself (to read it, say): that
+      // declaration now names our definition.
+      GV->replaceAllUsesWith(ConstantExpr::getPointerCast(Def, GV->getType()));
+      Def->takeName(GV);
+      GV->eraseFromParent();
+    }
+    GV = Def;
     GV->setAlignment(Align(ShardBytes));
     GV->setVisibility(GlobalValue::HiddenVisibility);
     GV->setDSOLocal(true);
