@@ -118,9 +118,17 @@ static void scan_wl_list(const char *list, struct cli_facts *facts) {
   }
 }
 
-static bool is_assembly_path(const char *path) {
-  size_t n = strlen(path);
-  return n > 2 && strcmp(path + n - 2, ".s") == 0;
+static bool has_suffix(const char *text, const char *suffix) {
+  size_t n = strlen(text), k = strlen(suffix);
+  return n > k && strcmp(text + n - k, suffix) == 0;
+}
+
+static bool is_header_path(const char *path) {
+  static const char *const suffixes[] = {".h", ".hh", ".hpp", ".hxx", ".h++"};
+  for (size_t i = 0; i < COUNT(suffixes); i++)
+    if (has_suffix(path, suffixes[i]))
+      return true;
+  return false;
 }
 
 /* Language set by -x for the inputs that follow; "none" = by extension. */
@@ -132,9 +140,13 @@ static void count_input(const char *path, const struct language_state *lang,
                         struct cli_facts *facts) {
   facts->inputs++;
   bool assembly = lang->name ? strcmp(lang->name, "assembler") == 0
-                             : is_assembly_path(path);
+                             : has_suffix(path, ".s");
+  bool header =
+      lang->name ? has_suffix(lang->name, "-header") : is_header_path(path);
   if (assembly)
     facts->assembly_inputs++;
+  if (header)
+    facts->header_inputs++;
 }
 
 static void set_language(const char *name, struct language_state *lang) {
@@ -196,6 +208,7 @@ bool cli_compiles(const struct cli_facts *facts) {
 }
 
 bool cli_links_executable(const struct cli_facts *facts) {
-  return facts->inputs > 0 && !facts->preprocess_only && !facts->compile_only &&
-         !facts->shared && !facts->relocatable && !facts->no_default_libs;
+  return facts->inputs > facts->header_inputs && !facts->preprocess_only &&
+         !facts->compile_only && !facts->shared && !facts->relocatable &&
+         !facts->no_default_libs;
 }

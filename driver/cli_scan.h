@@ -23,6 +23,7 @@ struct cli_facts {
   bool language_pinned;   /* a -x other than "none" is in force at the end */
   int inputs;             /* files (or "-") clang will read */
   int assembly_inputs;    /* of those, plain assembly (.s, -x assembler) */
+  int header_inputs;      /* of those, headers: clang precompiles, no link */
 };
 
 /* Scans fully expanded arguments (response files already inlined, --coz-*

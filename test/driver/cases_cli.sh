@@ -110,6 +110,11 @@ case_passthrough() {
   run "$DRIVER_CC" -MD main.c -o prog
   [ -x prog ] && ls ./*.d >/dev/null 2>&1 || fail "-MD did not link or write a .d file"
   nm_has prog " T __coz_register_module$" || fail "-MD link has no runtime"
+  # A header is precompiled, not linked, with or without -x.
+  echo 'int f(int x);' >api.h
+  run "$DRIVER_CC" -x c-header api.h -o api1.pch
+  run "$DRIVER_CC" api.h -o api2.pch
+  [ -s api1.pch ] && [ -s api2.pch ] || fail "no precompiled header written"
   # -c, -S, -shared and -r never get the runtime.
   run "$DRIVER_CC" -S pp.c -o pp.s
   run "$DRIVER_CC" -c pp.c -o pp.o
