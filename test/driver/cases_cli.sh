@@ -125,4 +125,76 @@ case_passthrough() {
   return 0
 }
 
+# What the driver adds, mode by mode, read from --coz-verbose with -### (so
+# clang only prints its jobs). Columns: plugin, runtime, static runtime,
+# -gline-tables-only; then the arguments.
+case_modes() {
+  fresh_workdir
+  echo 'int main(void) { return 0; }' >a.c
+  cp a.c b.c
+  printf '.globl f\nf:\n  ret\n' >s.s
+  run "$COZ_TEST_CLANG" -c a.c -o a.o
+  local table='
+    y y n y | a.c
+    y y n y | a.c b.c -o prog
+    y n n y | -c a.c
+    y n n y | -S a.c
+    y n n y | -E a.c
+    y n n y | -M a.c
+    y n n y | -MM a.c
+    y y n y | -MD a.c
+    y y n y | -MMD -MF deps.d a.c
+    y n n y | -fsyntax-only a.c
+    y n n y | -shared -fPIC a.c
+    y n n y | -Wl,-shared a.c
+    y n n y | -Wl,--as-needed,--shared a.c
+    y n n y | -Xlinker -shared a.c
+    y n n y | -r a.o
+    y n n y | -nostdlib a.c
+    y n y y | -static a.c
+    y n y y | -static-pie a.c
+    y y n n | -g a.c
+    y y n n | -g3 -O2 a.c
+    y y n n | -ggdb a.c
+    y y n y | -gz a.c
+    y y n y | -o -c a.c
+    y n n y | -MT -E -c a.c
+    y n n y | -c -MT x a.c
+    y y n y | -x c a.c
+    y y n y | a.o
+    n n n n | -c s.s
+    n n n n | --version
+    n n n n | -v
+    n n n n | -dumpversion
+  '
+  local line expect args out
+  while IFS='|' read -r expect args; do
+    [ -n "${expect// /}" ] || continue
+    # shellcheck disable=SC2086
+    "$DRIVER_CC" --coz-verbose -### $args 2>out.txt >/dev/null || true
+    out="$(grep "^coz-cc: running:" out.txt)" || fail "no command shown for: $args"
+    local got=""
+    for pattern in "-fpass-plugin=" "libcoz-rt.a" "libcoz-rt-static.a" "-gline-tables-only"; do
+      if grep -qF -- "$pattern" <<<"$out"; then got+="y "; else got+="n "; fi
+    done
+    expect="$(echo $expect) "
+    [ "$got" = "$expect" ] ||
+      fail "coz-cc $args: plugin/runtime/static/line-tables expected '$expect', got '$got': $out"
+  done <<<"$table"
+  # -x pinned at the end: the runtime archive must not be read as C.
+  "$DRIVER_CC" --coz-verbose -### -x c a.c 2>out.txt >/dev/null || true
+  grep -q -- "-x none -Wl,--whole-archive" out.txt || fail "no -x none before the runtime: $(cat out.txt)"
+  # The user's arguments come through unchanged and in order.
+  "$DRIVER_CC" --coz-verbose -### -DA=1 -O1 -UA -DB a.c -o 'out file' 2>out.txt >/dev/null || true
+  grep -qF -- "-DA=1 -O1 -UA -DB a.c -o 'out file'" out.txt || fail "arguments reordered: $(cat out.txt)"
+  # -static: --wrap for every checkpoint of runtime/checkpoints.def.
+  "$DRIVER_CC" --coz-verbose -### -static a.c 2>out.txt >/dev/null || true
+  local name count=0
+  for name in $(sed -n 's/^COZ_CHECKPOINT(\([A-Za-z0-9_]*\),.*/\1/p' "$COZ_TEST_SRC/../../runtime/checkpoints.def"); do
+    grep -qF -- "-Wl,--wrap=$name " out.txt || fail "-static link lacks -Wl,--wrap=$name"
+    count=$((count + 1))
+  done
+  [ "$count" -gt 10 ] || fail "read only $count checkpoints from checkpoints.def"
+}
+
 "case_$1"
