@@ -153,7 +153,7 @@ struct coz_dwarf_object {
 
 /* libdwarf's dwarf_init_path; a true_path buffer makes it follow
  * .gnu_debuglink, which costs a CRC of the debug file, so that is only
- * tried when the object itself has no DWARF. */
+ * tried when the object itself has no line table. */
 static Dwarf_Debug init_path(const char *path, char *true_path, size_t cap) {
   Dwarf_Debug dbg = NULL;
   Dwarf_Error err = NULL;
@@ -175,12 +175,20 @@ struct coz_dwarf_object *coz_dwarf_open(const char *path) {
   /* We free what we take, so libdwarf's tracking of every allocation for
    * dwarf_finish is pure cost; other libdwarf users keep their setting. */
   obj->old_flag = dwarf_set_de_alloc_flag(0);
-  char true_path[PATH_MAX] = "";
   obj->dbg = init_path(path, NULL, 0);
-  if (!obj->dbg)
-    obj->dbg = init_path(path, true_path, sizeof true_path);
-  if (!obj->dbg ||
-      open_sections(true_path[0] ? true_path : path, &obj->es) != 0) {
+  if (obj->dbg && open_sections(path, &obj->es) == 0 && obj->es.s.line)
+    return obj;
+  /* No line table here (a stripped library, say): try the separate debug
+   * file that .gnu_debuglink or the build ID names. */
+  close_sections(&obj->es);
+  if (obj->dbg) {
+    Dwarf_Error err = NULL;
+    dwarf_finish(obj->dbg, &err);
+  }
+  char true_path[PATH_MAX] = "";
+  obj->dbg = init_path(path, true_path, sizeof true_path);
+  if (!obj->dbg || !true_path[0] || strcmp(true_path, path) == 0 ||
+      open_sections(true_path, &obj->es) != 0 || !obj->es.s.line) {
     coz_dwarf_close(obj);
     return NULL;
   }

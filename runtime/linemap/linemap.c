@@ -35,6 +35,8 @@ static struct {
   char *source_patterns; /* NULL: default scope */
   char *binary_patterns; /* NULL: default binary scope */
   size_t n_default_files;
+  bool (*holds_pass_code)(uintptr_t lo, uintptr_t hi, void *arg);
+  void *holds_pass_code_arg;
   char runtime_dir[PATH_MAX]; /* our own sources: never in scope */
   size_t runtime_dir_len;
 } g_cfg;
@@ -43,7 +45,8 @@ static struct {
 struct loaded {
   char *path; /* file to read ("" never: the executable is resolved) */
   bool is_main;
-  uintptr_t bias; /* dlpi_addr */
+  uintptr_t bias;   /* dlpi_addr */
+  uintptr_t lo, hi; /* run-time span of all its PT_LOAD segments */
   uint64_t seg_lo[COZ_MAX_SEGMENTS], seg_hi[COZ_MAX_SEGMENTS];
   size_t n_seg; /* executable PT_LOAD segments, link-time addresses */
 };
@@ -84,7 +87,8 @@ static bool object_considered(const struct loaded *o, bool *need_default) {
                            o->is_main ? "MAIN" : NULL);
   if (g_cfg.n_default_files) {
     *need_default = true;
-    return true;
+    return !g_cfg.holds_pass_code ||
+           g_cfg.holds_pass_code(o->lo, o->hi, g_cfg.holds_pass_code_arg);
   }
   return o->is_main;
 }
@@ -229,9 +233,17 @@ static int enum_object(struct dl_phdr_info *info, size_t size, void *arg) {
   }
   o->is_main = is_main;
   o->bias = (uintptr_t)info->dlpi_addr;
-  for (size_t i = 0; i < info->dlpi_phnum && o->n_seg < COZ_MAX_SEGMENTS; i++) {
+  for (size_t i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+    if (ph->p_type == PT_LOAD) {
+      uintptr_t lo = o->bias + ph->p_vaddr, hi = lo + ph->p_memsz;
+      if (!o->hi || lo < o->lo)
+        o->lo = lo;
+      if (hi > o->hi)
+        o->hi = hi;
+    }
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+        o->n_seg < COZ_MAX_SEGMENTS) {
       o->seg_lo[o->n_seg] = ph->p_vaddr;
       o->seg_hi[o->n_seg] = ph->p_vaddr + ph->p_memsz;
       o->n_seg++;
@@ -367,6 +379,13 @@ static void set_runtime_dir(void) {
   memcpy(g_cfg.runtime_dir, buf, keep);
   g_cfg.runtime_dir[keep] = '\0';
   g_cfg.runtime_dir_len = keep;
+}
+
+void coz_linemap_set_pass_object_filter(bool (*fn)(uintptr_t lo, uintptr_t hi,
+                                                   void *arg),
+                                        void *arg) {
+  g_cfg.holds_pass_code = fn;
+  g_cfg.holds_pass_code_arg = arg;
 }
 
 long coz_linemap_build(const struct coz_scope_config *cfg) {

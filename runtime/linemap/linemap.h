@@ -9,6 +9,7 @@
 #define COZ_LINEMAP_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,17 @@ struct coz_scope_config {
   const char *const *default_files;
   size_t n_default_files;
 };
+
+/* Optional, before coz_linemap_build, for the default binary scope: fn
+ * tells whether the object loaded at run-time addresses [lo, hi) holds
+ * code compiled with the pass (the runtime knows where its modules
+ * registered from). Objects it rejects are never read (a libc with
+ * separate debug info costs ~100 ms to read); without fn, every object is
+ * read to see whether it has lines of a default file. fn runs on the
+ * thread that builds or refreshes. */
+void coz_linemap_set_pass_object_filter(bool (*fn)(uintptr_t lo, uintptr_t hi,
+                                                   void *arg),
+                                        void *arg);
 
 /* Builds the map for every object loaded now (dl_iterate_phdr). Returns the
  * number of in-scope lines, or -1 after printing one line on stderr. */

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,8 +97,8 @@ static void take_probes(struct probes *ps) {
   startup_dup_probe(&ps->dup_lib);
 }
 
-static void *open_dl(struct probe *p) {
-  void *h = dlopen(LM_DLOPEN_PATH, RTLD_NOW | RTLD_LOCAL);
+static void *open_dl_path(const char *path, struct probe *p) {
+  void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!h) {
     fprintf(stderr, "dlopen: %s\n", dlerror());
     exit(2);
@@ -110,6 +111,10 @@ static void *open_dl(struct probe *p) {
   }
   fn(p);
   return h;
+}
+
+static void *open_dl(struct probe *p) {
+  return open_dl_path(LM_DLOPEN_PATH, p);
 }
 
 /* The executable is (or is not) position-independent as built. */
@@ -272,6 +277,74 @@ static void test_main_binary_all_sources(void) {
         name_of(coz_linemap_lookup((uintptr_t)&coz_linemap_lookup)));
 }
 
+/* The module built with compressed debug sections, with split DWARF and
+ * with its DWARF in a separate file: each maps its probe to the line of
+ * the plain build, the very same struct coz_line. */
+static void test_variants(void) {
+  struct probes ps;
+  take_probes(&ps);
+  struct coz_scope_config cfg = default_config(&ps);
+  long n = coz_linemap_build(&cfg);
+  CHECK(n > 0, "build returned %ld", n);
+  struct probe dl;
+  open_dl(&dl);
+  coz_linemap_refresh();
+  struct coz_line *plain = expect_line(&dl, "plain module");
+  char variants[] = LM_VARIANTS;
+  for (char *save, *path = strtok_r(variants, ":", &save); path;
+       path = strtok_r(NULL, ":", &save)) {
+    struct probe v;
+    open_dl_path(path, &v);
+    CHECK(coz_linemap_lookup(v.pc) == NULL, "%s before refresh", path);
+    coz_linemap_refresh();
+    struct coz_line *l = expect_line(&v, path);
+    CHECK(l == plain, "%s: its line is not the plain build's", path);
+  }
+}
+
+/* Says which objects hold code "compiled with the pass": the executable
+ * and the dlopen'd module, not the library loaded at startup (although it
+ * has lines of default files), so the latter must not be in the map. */
+static uintptr_t pass_code_addrs[2];
+static int pass_code_calls;
+
+static bool holds_pass_code(uintptr_t lo, uintptr_t hi, void *arg) {
+  CHECK(arg == &pass_code_calls, "callback argument %p", arg);
+  pass_code_calls++;
+  for (int i = 0; i < 2; i++)
+    if (pass_code_addrs[i] >= lo && pass_code_addrs[i] < hi)
+      return true;
+  return false;
+}
+
+static void test_pass_objects(void) {
+  struct probes ps;
+  take_probes(&ps);
+  struct coz_scope_config cfg = default_config(&ps);
+  coz_linemap_set_pass_object_filter(holds_pass_code, &pass_code_calls);
+  pass_code_addrs[0] = ps.main.pc;
+  long n = coz_linemap_build(&cfg);
+  CHECK(n > 0, "build returned %ld", n);
+  CHECK(pass_code_calls >= 3,
+        "callback called %d times for the executable, "
+        "its library, libc...",
+        pass_code_calls);
+  expect_line(&ps.main, "executable holding pass code");
+  expect_line(&ps.dup_main, "dup.h in the executable");
+  expect_none(&ps.startup, "library without pass code");
+  expect_none(&ps.dup_lib, "dup.h in the library without pass code");
+  struct probe dl;
+  open_dl(&dl);
+  pass_code_addrs[1] = dl.pc;
+  int before = pass_code_calls;
+  coz_linemap_refresh();
+  CHECK(pass_code_calls == before + 1,
+        "refresh asked about %d objects, "
+        "want only the new one",
+        pass_code_calls - before);
+  expect_line(&dl, "dlopen'd module holding pass code");
+}
+
 /* ---- concurrency -------------------------------------------------------- */
 
 static struct probe c_main;
@@ -390,10 +463,16 @@ int main(int argc, char **argv) {
     test_binary_patterns();
   else if (strcmp(mode, "main-all") == 0)
     test_main_binary_all_sources();
+  else if (strcmp(mode, "variants") == 0)
+    test_variants();
+  else if (strcmp(mode, "pass-objects") == 0)
+    test_pass_objects();
   else if (strcmp(mode, "concurrent") == 0)
     test_concurrent();
   else {
-    fprintf(stderr, "usage: %s default|source|binary|main-all|concurrent\n",
+    fprintf(stderr,
+            "usage: %s default|source|binary|main-all|pass-objects|variants|"
+            "concurrent\n",
             argv[0]);
     return 2;
   }
