@@ -57,16 +57,23 @@ case_shared_library() {
   check_visits prog chunk 400
 }
 
+# -static executables (C and C++) use the --wrap runtime; no LD_PRELOAD,
+# no dlsym.
+static_one() {
+  local driver="$1" src="$2" name="$3" kind
+  run "$driver" -O2 -static "$PROGRAMS/$src" -o "$name"
+  kind="$(file "$name")"
+  grep -q "statically linked" <<<"$kind" || fail "$name is not static: $kind"
+  run_profiled "$name" "./$name"
+  check_matches_reference "$name" "$PROGRAMS/$src"
+  check_profile "$name"
+  check_visits "$name" chunk 400
+}
+
 case_static() {
   fresh_workdir
-  run "$DRIVER_CC" -O2 -static "$PROGRAMS/work.c" -o prog
-  local kind
-  kind="$(file prog)"
-  grep -q "statically linked" <<<"$kind" || fail "prog is not static: $kind"
-  run_profiled prog ./prog
-  check_matches_reference prog "$PROGRAMS/work.c"
-  check_profile prog
-  check_visits prog chunk 400
+  static_one "$DRIVER_CC" work.c prog
+  static_one "$DRIVER_CXX" work.cpp prog_cxx
 }
 
 # Response files: one holding only clang options is forwarded as @file, one
