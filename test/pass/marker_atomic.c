@@ -4,6 +4,8 @@
 // Checked at -O0 (clang -fpass-plugin, optnone) on the IR.
 // RUN: %clang -O0 -S -emit-llvm -fpass-plugin=%plugin %s -o - | FileCheck %s
 // RUN: %clang -O2 -S -emit-llvm -fpass-plugin=%plugin %s -o - | FileCheck --check-prefix=O2 %s
+// Other targets have no inline CPU number: everything goes to shard 0.
+// RUN: %clang --target=aarch64-linux-gnu -O0 -S -emit-llvm -fpass-plugin=%plugin %s -o - | FileCheck --check-prefix=ARM %s
 #include "coz.h"
 
 // CHECK-DAG: @__coz_ctr.0.items = linkonce_odr hidden global [128 x i64] zeroinitializer, comdat, align 64
@@ -52,3 +54,8 @@ void computed(const char *name) { COZ_PROGRESS_NAMED(name); }
 // O2: atomicrmw add
 // O2-NOT: call
 // O2: ret void
+
+// ARM-LABEL: define {{.*}} @hot(
+// ARM-NOT: addrspace(257)
+// ARM-NOT: __rseq_offset
+// ARM: atomicrmw add {{.*}}@"__coz_ctr.0.{{.*}}marker_atomic.c:{{[0-9]+}}"{{.*}}, i64 1 monotonic
