@@ -28,6 +28,7 @@ void other_probe(struct probe *p);
 void dup_probe_other_unit(struct probe *p);
 void startup_probe(struct probe *p);
 void startup_dup_probe(struct probe *p);
+void clang_probes(struct probe *in_header, struct probe *in_unit);
 
 static int failures;
 
@@ -85,7 +86,8 @@ static void expect_none(const struct probe *p, const char *what) {
 }
 
 struct probes {
-  struct probe main, other, dup_main, dup_unit, dup_lib, startup, dl;
+  struct probe main, other, dup_main, dup_unit, dup_lib, startup;
+  struct probe clang_hdr, clang_unit;
 };
 
 static void take_probes(struct probes *ps) {
@@ -95,6 +97,7 @@ static void take_probes(struct probes *ps) {
   dup_probe_other_unit(&ps->dup_unit);
   startup_probe(&ps->startup);
   startup_dup_probe(&ps->dup_lib);
+  clang_probes(&ps->clang_hdr, &ps->clang_unit);
 }
 
 static void *open_dl_path(const char *path, struct probe *p) {
@@ -132,13 +135,15 @@ static void check_pie(void) {
 }
 
 static struct coz_scope_config default_config(const struct probes *ps) {
-  static const char *files[5];
+  static const char *files[7];
   files[0] = real_file(ps->main.file);
   files[1] = real_file(ps->dup_main.file);
   files[2] = real_file(ps->startup.file);
   files[3] = LM_DLOPEN_SOURCE;
   files[4] = "/nonexistent/never-compiled.c";
-  return (struct coz_scope_config){NULL, NULL, files, 5};
+  files[5] = real_file(ps->clang_hdr.file);
+  files[6] = real_file(ps->clang_unit.file);
+  return (struct coz_scope_config){NULL, NULL, files, 7};
 }
 
 struct visit_state {
@@ -167,6 +172,8 @@ static void test_default(void) {
   struct coz_line *m = expect_line(&ps.main, "executable");
   expect_none(&ps.other, "file outside the default scope");
   expect_line(&ps.startup, "library loaded at startup");
+  expect_line(&ps.clang_unit, "clang-built unit");
+  expect_line(&ps.clang_hdr, "header function in its own clang sequence");
 
   /* One file:line compiled in two units and two objects: one line. */
   CHECK(ps.dup_main.pc != ps.dup_unit.pc && ps.dup_main.pc != ps.dup_lib.pc,
