@@ -76,6 +76,27 @@ case_static() {
   static_one "$DRIVER_CXX" work.cpp prog_cxx
 }
 
+# Plain clang with the plugin, linked -static with coz-runtime-static.pc
+# (its --wrap list and archive), COZ_PASS_ARGS set by hand.
+case_pkgconfig_static() {
+  fresh_workdir
+  export PKG_CONFIG_PATH="$COZ_BUILD/lib/pkgconfig"
+  local plugin cflags libs line
+  plugin="$(pkg-config --variable=plugin coz-runtime-static)"
+  cflags="$(pkg-config --cflags coz-runtime-static)"
+  libs="$(pkg-config --libs coz-runtime-static)"
+  line="$(grep -n 'sum += result;' "$PROGRAMS/work.c" | cut -d: -f1)"
+  # shellcheck disable=SC2086
+  COZ_PASS_ARGS="--coz-progress=work.c:$line=summed" run "$COZ_TEST_CLANG" -O2 -g \
+    -fno-omit-frame-pointer -fpass-plugin="$plugin" $cflags -c "$PROGRAMS/work.c" -o work.o
+  # shellcheck disable=SC2086
+  run "$COZ_TEST_CLANG" -static work.o -o prog $libs
+  run_profiled prog ./prog
+  check_matches_reference prog "$PROGRAMS/work.c"
+  check_profile prog
+  check_visits prog summed 400
+}
+
 # Response files: one holding only clang options is forwarded as @file, one
 # holding a --coz- option is expanded by the driver (which consumes that
 # option); nested @files work in both.
