@@ -187,6 +187,12 @@ case_modes() {
   # The user's arguments come through unchanged and in order.
   "$DRIVER_CC" --coz-verbose -### -DA=1 -O1 -UA -DB a.c -o 'out file' 2>out.txt >/dev/null || true
   grep -qF -- "-DA=1 -O1 -UA -DB a.c -o 'out file'" out.txt || fail "arguments reordered: $(cat out.txt)"
+  # A response file with a --coz- option is inlined, GNU quoting kept.
+  printf '%s\n' '--coz-skip=helper "-DLABEL=two words" -DQ=\"q\" '"'"'a.c'"'"' -c' >inl.rsp
+  "$DRIVER_CC" --coz-verbose -### @inl.rsp 2>out.txt >/dev/null || true
+  grep -qF -- "'-DLABEL=two words' '-DQ=\"q\"' a.c -c" out.txt || fail "response file misread: $(cat out.txt)"
+  grep -qF -- "COZ_PASS_ARGS='--coz-skip=helper'" out.txt || fail "--coz-skip not passed on: $(cat out.txt)"
+  grep -qF -- "@inl.rsp" out.txt && fail "a response file with --coz- options was forwarded as is"
   # -static: --wrap for every checkpoint of runtime/checkpoints.def.
   "$DRIVER_CC" --coz-verbose -### -static a.c 2>out.txt >/dev/null || true
   local name count=0
