@@ -167,7 +167,7 @@ case_modes() {
     n n n n | -v
     n n n n | -dumpversion
   '
-  local line expect args out
+  local expect args out want
   while IFS='|' read -r expect args; do
     [ -n "${expect// /}" ] || continue
     # shellcheck disable=SC2086
@@ -177,7 +177,8 @@ case_modes() {
     for pattern in "-fpass-plugin=" "libcoz-rt.a" "libcoz-rt-static.a" "-gline-tables-only"; do
       if grep -qF -- "$pattern" <<<"$out"; then got+="y "; else got+="n "; fi
     done
-    expect="$(echo $expect) "
+    read -ra want <<<"$expect"
+    expect="${want[*]} "
     [ "$got" = "$expect" ] ||
       fail "coz-cc $args: plugin/runtime/static/line-tables expected '$expect', got '$got': $out"
   done <<<"$table"

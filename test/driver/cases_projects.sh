@@ -71,7 +71,7 @@ case_autotools() {
   mkdir src
   cp "$PROJECTS/autotools_app/configure.ac" "$PROJECTS/autotools_app/Makefile.in" src/
   cp "$PROJECTS/cmake_app/main.c" "$PROJECTS/cmake_app/chunk.c" "$PROJECTS/cmake_app/chunk.h" src/
-  cd src
+  cd src || fail "no src folder"
   run autoconf
   run autoheader
   run ./configure CC="$DRIVER_CC" >configure.out
@@ -81,7 +81,7 @@ case_autotools() {
   grep -q "^#define SIZEOF_LONG 8" config.h || fail "configure's sizeof check failed"
   run make >make.out
   grep -q "coz-cc" make.out || fail "make did not use coz-cc"
-  cd "$COZ_WORK"
+  cd "$COZ_WORK" || fail "cannot return to $COZ_WORK"
   check_chunk_app src/chunk_app
 }
 
