@@ -3,6 +3,7 @@
 // cleanup. sem_wait and pthread_cond_wait are cancellation points: glibc
 // declares them without noexcept, so clang emits invokes for them.
 // RUN: %clangxx %frontend-ir %s -o - | %opt-coz | FileCheck %s
+#include "coz.h"
 #include <pthread.h>
 #include <semaphore.h>
 
@@ -26,6 +27,18 @@ void condwt(pthread_cond_t *c, pthread_mutex_t *m) {
   // CHECK: invoke i32 @__coz_pthread_cond_wait(
   // CHECK-NEXT: unwind label
   pthread_cond_wait(c, m);
+}
+
+// A marker call inside a cleanup scope is an invoke too; the counter bump
+// cannot throw, so it becomes straight-line code.
+// CHECK-LABEL: define {{.*}} @_Z6markedv(
+void marked() {
+  Guard g;
+  // CHECK-NOT: invoke {{.*}}@__coz_marker
+  // CHECK: atomicrmw add
+  // CHECK-NOT: invoke {{.*}}@__coz_marker
+  COZ_PROGRESS_NAMED("in-scope");
+  // CHECK: ret void
 }
 
 // The fallback keeps the function's own attributes: no nounwind here, and

@@ -14,6 +14,11 @@
 // RUN: %t.O2 | FileCheck %s
 // RUN: %t.O2 7 | FileCheck %s
 //
+// The rewritten IR passes the verifier (opt verifies its output; clang
+// release builds do not), from -O0 and -O2 front-end IR.
+// RUN: %clang %frontend-ir %s -o %t.O2.ll && %clang -O0 -S -emit-llvm %s -o %t.O0.ll
+// RUN: COZ_PASS_ARGS="$(cat %t.args)" %opt-coz %t.O2.ll -o /dev/null
+// RUN: COZ_PASS_ARGS="$(cat %t.args)" %opt-coz %t.O0.ll -o /dev/null
 // In the IR, the loop body's counter is bumped in the loop body block.
 // RUN: COZ_PASS_ARGS="$(cat %t.args)" %clang -O0 -S -emit-llvm -fno-discard-value-names -fpass-plugin=%plugin %s -o - | FileCheck --check-prefix=IR %s
 #include "lcg.h"
