@@ -168,6 +168,8 @@ static void print_command(const struct arg_list *cmd, const char *tool) {
 }
 
 int main(int argc, char **argv) {
+  if (getenv(COZ_PROBE_VARIABLE))
+    return 1; /* COZ_CC names a coz driver: say no version, never recurse */
   const char *tool = base_name(argc > 0 ? argv[0] : "coz-cc");
   bool cxx = named_for_cxx(tool);
 

@@ -86,7 +86,10 @@ static int query_major(const char *program, const char *variable,
   posix_spawn_file_actions_addclose(&actions, fds[1]);
   char *argv[] = {(char *)program, "-dumpversion", NULL};
   pid_t pid;
+  /* Marks the probe, so that COZ_CC=coz-cc answers instead of recursing. */
+  setenv(COZ_PROBE_VARIABLE, "1", 1);
   int err = posix_spawnp(&pid, program, &actions, NULL, argv, environ);
+  unsetenv(COZ_PROBE_VARIABLE);
   posix_spawn_file_actions_destroy(&actions);
   close(fds[1]);
   if (err != 0) {
@@ -117,8 +120,8 @@ static const char *choose_clang(bool cxx, const char *tool) {
   int major = query_major(override, variable, tool);
   if (major < 0) {
     fprintf(stderr,
-            "%s: %s=%s printed no version for -dumpversion: set %s to "
-            "%s-%d (or unset it)\n",
+            "%s: %s=%s printed no version for -dumpversion (is it coz-cc "
+            "itself?): set %s to %s-%d (or unset it)\n",
             tool, variable, override, variable, cxx ? "clang++" : "clang",
             COZ_LLVM_MAJOR);
     exit(1);

@@ -17,6 +17,10 @@ struct toolchain {
   char *include_dir;    /* <prefix>/include/coz-cc */
 };
 
+/* Set while COZ_CC/COZ_CXX is asked for its version: a driver started with
+ * it set is being probed by another driver and must not run anything. */
+#define COZ_PROBE_VARIABLE "COZ_DRIVER_VERSION_PROBE"
+
 /* Fills `tc` for the C (cxx=false) or C++ driver. Ends the driver with one
  * line when COZ_CC/COZ_CXX names a clang of another LLVM major than the
  * plugin's, or when the driver cannot tell where it is installed. */

@@ -78,6 +78,11 @@ case_cc_mismatch() {
   COZ_CXX="$COZ_OTHER_CLANG" "$DRIVER_CXX" -c ok.c 2>err.txt || status=$?
   [ "$status" -ne 0 ] || fail "COZ_CXX=$COZ_OTHER_CLANG was accepted"
   expect_one_line_error err.txt
+  # COZ_CC pointing back at a coz driver is refused, not an endless loop.
+  status=0
+  COZ_CC="$DRIVER_CXX" timeout 60 "$DRIVER_CC" -c ok.c 2>err.txt || status=$?
+  [ "$status" -eq 1 ] || fail "COZ_CC=coz-c++ gave status $status, not a refusal"
+  expect_one_line_error err.txt
   # The same major through COZ_CC works, and is the clang that runs.
   COZ_CC="$COZ_TEST_CLANG" run "$DRIVER_CC" -c ok.c -o ok.o --coz-verbose 2>verbose.txt
   grep -qF "running: $COZ_TEST_CLANG " verbose.txt || fail "COZ_CC was not used: $(cat verbose.txt)"
