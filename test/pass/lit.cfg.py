@@ -27,6 +27,10 @@ config.substitutions.append(("FileCheck", config.coz_filecheck))
 config.substitutions.append(("%not", config.coz_not))
 config.substitutions.append(("%count", os.path.join(os.path.dirname(config.coz_not), "count")))
 
+if config.coz_have_driver:
+    config.available_features.add("coz-driver")
+    config.substitutions.append(("%coz-cc", "%s -g -I%s" % (config.coz_cc, inputs)))
+
 # Checks that differ between typed (LLVM 14) and opaque (19) pointers.
 config.available_features.add("llvm%s" % config.coz_llvm_major)
 
