@@ -143,8 +143,9 @@ def machine_summary() -> str:
 
 # ---- coz-report ---------------------------------------------------------
 
-def report_json(tc: Toolchain, profile: Path):
-    p = run([str(tc.coz_report), "--json", str(profile)], check=False)
+def report_json(tc: Toolchain, profile: Path, min_points=5):
+    p = run([str(tc.coz_report), "--json", "--min-points", str(min_points),
+             str(profile)], check=False)
     try:
         return json.loads(p.stdout)
     except json.JSONDecodeError:

@@ -29,7 +29,7 @@ class Case:
     threshold: float = 3.0
     quick_threshold: float = 10.0
     # Work per run (BENCH_SCALE) for timing runs and for profiling runs.
-    scale: float = 1.0
+    scale: float = 0.5
     profile_scale: float = 4.0
     note: str = ""
     extra: dict = field(default_factory=dict)

@@ -30,6 +30,10 @@ import report_reader as rr  # noqa: E402
 from cases import CASES  # noqa: E402
 
 SPEEDUPS = (0.25, 0.50)
+MODE_TEXT = {
+    "targeted": "COZ_FIXED_LINE=region line, COZ_FIXED_SPEEDUP=25/50 by run",
+    "curve": "COZ_FIXED_LINE=region line, random speedups",
+    "free": "profiler chooses lines and speedups"}
 
 
 def parse_args():
@@ -43,9 +47,14 @@ def parse_args():
                     help="CI subset: fewer cases and runs, loose thresholds")
     ap.add_argument("--cases", help="comma-separated case names (default all)")
     ap.add_argument("--pairs", type=int, help="timing triples per target")
-    ap.add_argument("--mode", choices=("fixed", "free"), default="fixed",
-                    help="fixed: COZ_FIXED_LINE=<region line> with random "
-                    "speedups; free: the profiler picks lines itself")
+    ap.add_argument("--mode", choices=("targeted", "curve", "free"),
+                    default="targeted",
+                    help="targeted: COZ_FIXED_LINE=<region line>, runs "
+                    "alternating COZ_FIXED_SPEEDUP=25 and 50 (the runtime "
+                    "alternates s and 0); curve: COZ_FIXED_LINE with random "
+                    "speedups; free: nothing fixed")
+    ap.add_argument("--experiment-ms", type=int,
+                    help="COZ_EXPERIMENT for profiling runs (runtime default)")
     ap.add_argument("--max-runs", type=int, help="profiling runs cap per target")
     ap.add_argument("--max-profile-s", type=float,
                     help="profiling time cap per target in seconds")
@@ -60,10 +69,13 @@ def parse_args():
     ap.add_argument("--json", help="also write the results as JSON here")
     a = ap.parse_args()
     quick = a.quick
-    a.pairs = a.pairs or (5 if quick else 11)
+    a.pairs = a.pairs or (7 if quick else 11)
     a.max_runs = a.max_runs or (12 if quick else 40)
-    a.max_profile_s = a.max_profile_s or (30.0 if quick else 150.0)
-    a.min_experiments = a.min_experiments or (10 if quick else 30)
+    a.max_profile_s = a.max_profile_s or (60.0 if quick else 150.0)
+    if a.min_experiments is None:
+        # targeted: experiments at each s; otherwise: of the line in all.
+        a.min_experiments = (4 if quick else 8) if a.mode == "targeted" \
+            else (10 if quick else 30)
     return a
 
 
@@ -94,23 +106,35 @@ def value_of(case, result):
 
 
 def profile_target(args, tc, case, exe, src_name, line, profile: Path):
-    """Profiles until the line has enough speedups; returns (row, runs, s)."""
+    """Profiles until the line has enough experiments; returns
+    (row, runs, seconds)."""
     if profile.exists():
         profile.unlink()
     env = {"BENCH_SCALE": str(case.profile_scale), "COZ_OUTPUT": str(profile),
            "COZ_QUIET": "1"}
-    if args.mode == "fixed":
+    if args.experiment_ms:
+        env["COZ_EXPERIMENT"] = str(args.experiment_ms)
+    if args.mode != "free":
         env["COZ_FIXED_LINE"] = f"{src_name}:{line}"
+    min_points = 3 if args.mode == "targeted" else args.min_speedups
     runs, spent, row = 0, 0.0, None
     while runs < args.max_runs and spent < args.max_profile_s:
+        if args.mode == "targeted":
+            env["COZ_FIXED_SPEEDUP"] = str(int(100 * SPEEDUPS[runs % 2]))
         t0 = time.monotonic()
         bl.run([str(exe)], env=env)
         spent += time.monotonic() - t0
         runs += 1
-        doc = bl.report_json(tc, profile)
+        doc = bl.report_json(tc, profile, min_points)
         row = rr.find_row(doc, src_name, line, case.progress_point)
-        if row and rr.enough(row, args.min_speedups, args.min_experiments,
-                             SPEEDUPS):
+        if row is None or runs < 2:
+            continue
+        if args.mode == "targeted":
+            done = rr.enough_at(row, args.min_experiments, SPEEDUPS)
+        else:
+            done = rr.enough(row, args.min_speedups, args.min_experiments,
+                             SPEEDUPS)
+        if done:
             break
     return row, runs, spent
 
@@ -130,7 +154,7 @@ def main():
                    f"{', '.join(c.name for c in CASES)}")
         chosen = [c for c in CASES if c.name in names]
     print(f"machine: {bl.machine_summary()}")
-    print(f"mode: {args.mode}{' (COZ_FIXED_LINE=region line, random speedups)' if args.mode == 'fixed' else ''}"
+    print(f"mode: {args.mode} ({MODE_TEXT[args.mode]})"
           f", {'quick' if args.quick else 'full'}, {args.pairs} timing triples per target")
     hdr = (f"{'case':<19} {'line':<24} {'s':>4} {'predicted':>9} {'actual':>8}"
            f" {'error pp':>8} {'runs':>4} {'prof s':>6}  ok")

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""Overhead benchmark: what coz-cc costs a program.
+
+1. Wall-time ratios for every accuracy program and a few CPU-bound ones,
+   three builds timed interleaved in one session (plain clang -O2 -g;
+   coz-cc -O2 -g run with COZ_OFF=1; coz-cc run with profiling on), the
+   median over rounds of each build's time divided by the plain build's time
+   in the same round.
+2. The cost of one progress-point visit in ns, 1 and 2 threads (a tight
+   loop with COZ_PROGRESS_NAMED vs the same loop without it, both built with
+   coz-cc; and, for reference, one shared atomic counter, the cache-line
+   ping-pong that per-CPU shards avoid).
+3. Startup on a large program: a synthetic ~250k-line C program (Debian's
+   SQLite source is not reachable offline: `apt-get source` needs deb-src
+   entries), plain vs coz-cc, wall time of a run that does almost nothing.
+
+    bench/overhead/run.py --bin build/bin [--runs 7] [--json out.json]
+"""
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "accuracy"))
+import benchlib as bl  # noqa: E402
+from cases import CASES  # noqa: E402
+
+CPU_PROGRAMS = ["cpu_calls.c", "cpu_sort.c", "cpu_matrix.c", "cpu_mutex.c"]
+GEN_PROGRAM = bl.REPO / "bench" / "startup" / "gen_program.py"
+
+
+class Program:
+    def __init__(self, name, plain, coz, env):
+        self.name, self.plain, self.coz, self.env = name, plain, coz, env
+
+
+def build_cpu(tc, src: Path, flavour, out: Path, defines=()):
+    out.mkdir(parents=True, exist_ok=True)
+    exe = out / (src.stem + "".join(d.replace("-D", "_").lower()
+                                    for d in defines))
+    if flavour == "plain":
+        cmd = [tc.cc, "-I", str(bl.REPO / "include"), "-pthread"]
+    else:
+        cmd = [str(tc.coz_cc)]
+    bl.run(cmd + ["-O2", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror",
+                  *defines, str(src), "-o", str(exe)])
+    return exe
+
+
+def timed(exe, env, args=()):
+    t0 = time.monotonic()
+    p = bl.run([str(exe), *args], env=env)
+    return time.monotonic() - t0, p.stdout
+
+
+def wall_ratios(programs, runs, scratch: Path):
+    """Per program: medians of off/plain and on/plain per-round ratios."""
+    rows = []
+    for prog in programs:
+        times = {"plain": [], "off": [], "on": []}
+        order = ["plain", "off", "on"]
+        for r in range(runs):
+            for build in order[r % 3:] + order[:r % 3]:  # rotate the order
+                exe = prog.plain if build == "plain" else prog.coz
+                env = dict(prog.env)
+                if build == "off":
+                    env["COZ_OFF"] = "1"
+                if build == "on":
+                    env.update({"COZ_OUTPUT": str(scratch / "ovh.coz"),
+                                "COZ_QUIET": "1"})
+                times[build].append(timed(exe, env)[0])
+        (scratch / "ovh.coz").unlink(missing_ok=True)
+        ratio = {b: bl.median([t / p for t, p in zip(times[b], times["plain"])])
+                 for b in ("off", "on")}
+        rows.append({"program": prog.name, "runs": runs,
+                     "plain_s": bl.median(times["plain"]),
+                     "off_s": bl.median(times["off"]),
+                     "on_s": bl.median(times["on"]),
+                     "off_ratio": ratio["off"], "on_ratio": ratio["on"]})
+        print(f"{prog.name:<20} plain {rows[-1]['plain_s']:7.3f}s  "
+              f"off x{ratio['off']:.3f}  on x{ratio['on']:.3f}", flush=True)
+    return rows
+
+
+def progress_cost(tc, work: Path, runs):
+    src = HERE / "programs" / "progress_cost.c"
+    with_pt = build_cpu(tc, src, "coz", work)
+    without = build_cpu(tc, src, "coz", work, ("-DNO_PROGRESS",))
+    shared = build_cpu(tc, src, "coz", work, ("-DSHARED_ATOMIC",))
+    out = {}
+    for threads in ("1", "2"):
+        per = {"with": [], "without": [], "shared": []}
+        for _ in range(runs):
+            for key, exe in (("with", with_pt), ("without", without),
+                             ("shared", shared)):
+                _, stdout = timed(exe, {"COZ_OFF": "1"}, (threads,))
+                per[key].append(float(stdout.split("=")[1]))
+        visit = [w - wo for w, wo in zip(per["with"], per["without"])]
+        atomic = [s - wo for s, wo in zip(per["shared"], per["without"])]
+        out[threads] = {"visit_ns": bl.median(visit),
+                        "shared_atomic_ns": bl.median(atomic),
+                        "loop_ns": bl.median(per["without"])}
+        print(f"progress visit, {threads} thread(s): "
+              f"{out[threads]['visit_ns']:.2f} ns (one shared atomic counter: "
+              f"{out[threads]['shared_atomic_ns']:.2f} ns)", flush=True)
+    return out
+
+
+def startup(tc, work: Path, lines, runs):
+    src = work / "src"
+    bl.run([sys.executable, str(GEN_PROGRAM), str(src), str(lines)])
+    n_lines = sum(len(f.read_text().splitlines())
+                  for f in src.iterdir() if f.suffix in (".c", ".h"))
+    exes, compile_s = {}, {}
+    for flavour, cc in (("plain", tc.cc), ("coz", str(tc.coz_cc))):
+        obj = work / f"obj-{flavour}"
+        obj.mkdir(parents=True, exist_ok=True)
+        t0 = time.monotonic()
+        cfiles = sorted(f for f in src.iterdir() if f.suffix == ".c")
+        procs = []
+        for f in cfiles:  # two at a time: the machine has two cores
+            procs.append(subprocess.Popen(
+                [cc, "-O2", "-g", "-c", str(f), "-o", str(obj / (f.stem + ".o"))]))
+            if len(procs) == 2:
+                for p in procs:
+                    if p.wait() != 0:
+                        bl.die(f"{cc} failed on the generated program")
+                procs = []
+        for p in procs:
+            if p.wait() != 0:
+                bl.die(f"{cc} failed on the generated program")
+        exe = work / f"big-{flavour}"
+        bl.run([cc, "-O2", *map(str, sorted(obj.glob("*.o"))), "-o", str(exe)])
+        compile_s[flavour] = time.monotonic() - t0
+        exes[flavour] = exe
+    times = {"plain": [], "off": [], "on": []}
+    prof = work / "big.coz"
+    for _ in range(runs):
+        times["plain"].append(timed(exes["plain"], {})[0])
+        times["off"].append(timed(exes["coz"], {"COZ_OFF": "1"})[0])
+        times["on"].append(timed(exes["coz"], {"COZ_OUTPUT": str(prof),
+                                               "COZ_QUIET": "1"})[0])
+    prof.unlink(missing_ok=True)
+    res = {"lines": n_lines, "runs": runs,
+           "compile_plain_s": compile_s["plain"], "compile_coz_s": compile_s["coz"],
+           **{f"{k}_ms": 1000 * bl.median(v) for k, v in times.items()}}
+    print(f"startup, {n_lines} lines: plain {res['plain_ms']:.1f} ms, coz-cc off "
+          f"{res['off_ms']:.1f} ms, on {res['on_ms']:.1f} ms; compile "
+          f"{res['compile_plain_s']:.0f}s vs {res['compile_coz_s']:.0f}s", flush=True)
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--bin", default=str(bl.REPO / "build" / "bin"))
+    ap.add_argument("--work", help="scratch directory (default <bin>/../bench-overhead)")
+    ap.add_argument("--cc", default="clang")
+    ap.add_argument("--cxx", default="clang++")
+    ap.add_argument("--runs", type=int, default=7, help="rounds per program (>= 5)")
+    ap.add_argument("--lines", type=int, default=250000, help="startup program size")
+    ap.add_argument("--skip", default="", help="comma list of: wall,visit,startup")
+    ap.add_argument("--json", help="write the results as JSON here")
+    args = ap.parse_args()
+    if args.runs < 5:
+        bl.die("--runs must be at least 5")
+    tc = bl.Toolchain(args.bin, args.cc, args.cxx)
+    work = Path(args.work) if args.work else tc.bin.parent / "bench-overhead"
+    work.mkdir(parents=True, exist_ok=True)
+    skip = set(filter(None, args.skip.split(",")))
+    print(f"machine: {bl.machine_summary()}")
+    result = {"machine": bl.machine_summary(),
+              "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+              "runs": args.runs}
+    if "wall" not in skip:
+        programs = []
+        for case in CASES:
+            programs.append(Program(
+                case.name, bl.build_case(tc, case, "plain", work / "plain"),
+                bl.build_case(tc, case, "coz", work / "coz"), {}))
+        for src in CPU_PROGRAMS:
+            path = HERE / "programs" / src
+            programs.append(Program(
+                path.stem, build_cpu(tc, path, "plain", work / "plain"),
+                build_cpu(tc, path, "coz", work / "coz"), {}))
+        with tempfile.TemporaryDirectory() as scratch:
+            rows = wall_ratios(programs, args.runs, Path(scratch))
+        result["wall"] = rows
+        on = [r["on_ratio"] - 1 for r in rows]
+        off = [r["off_ratio"] - 1 for r in rows]
+        result["mean_on_overhead"] = statistics.mean(on)
+        result["mean_off_overhead"] = statistics.mean(off)
+        print(f"mean overhead: profiling on {100 * statistics.mean(on):+.1f}%, "
+              f"off {100 * statistics.mean(off):+.1f}%")
+    if "visit" not in skip:
+        result["visit"] = progress_cost(tc, work / "visit", args.runs)
+    if "startup" not in skip:
+        result["startup"] = startup(tc, work / "startup", args.lines, args.runs)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()

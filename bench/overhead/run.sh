@@ -1,0 +1,3 @@
+#!/bin/sh
+# Overhead benchmark (see run.py): bench/overhead/run.sh [--bin build/bin] ...
+exec python3 "$(dirname "$0")/run.py" "$@"
