@@ -1,5 +1,5 @@
-/* linemap.c: the public line map (linemap.h): which objects are loaded,
- * which of their lines are in scope, and the published lookup tables.
+/* linemap.c: the public line map (linemap.h): which loaded objects and
+ * lines are in scope, and the published lookup tables.
  *
  * Publication: g_maps[] is a fixed-capacity array of object tables, each
  * finished before its pointer is stored (release) and g_n_maps is bumped
@@ -11,18 +11,16 @@
 #include "arena.h"
 #include "dwarf_lines.h"
 #include "intern.h"
+#include "loaded.h"
 #include "objmap.h"
 #include "path.h"
 #include "scope.h"
 
-#include <elf.h>
 #include <limits.h>
-#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define COZ_MAX_OBJMAPS 1024
 
@@ -40,16 +38,6 @@ static struct {
   char runtime_dir[PATH_MAX]; /* our own sources: never in scope */
   size_t runtime_dir_len;
 } g_cfg;
-
-/* A loaded object as dl_iterate_phdr shows it. */
-struct loaded {
-  char *path; /* file to read ("" never: the executable is resolved) */
-  bool is_main;
-  uintptr_t bias;   /* dlpi_addr */
-  uintptr_t lo, hi; /* run-time span of all its PT_LOAD segments */
-  uint64_t seg_lo[COZ_MAX_SEGMENTS], seg_hi[COZ_MAX_SEGMENTS];
-  size_t n_seg; /* executable PT_LOAD segments, link-time addresses */
-};
 
 /* Objects already handled (profiler thread only). */
 static struct seen {
@@ -80,7 +68,7 @@ static bool file_in_scope(const struct coz_file *f) {
 
 /* Whether an object is in the binary scope before reading it; *need_default
  * says the decision waits for its lines (must hit a default file). */
-static bool object_considered(const struct loaded *o, bool *need_default) {
+static bool object_considered(const struct coz_loaded *o, bool *need_default) {
   *need_default = false;
   if (g_cfg.binary_patterns)
     return coz_scope_match(g_cfg.binary_patterns, o->path,
@@ -140,7 +128,7 @@ struct read_result {
 };
 
 /* Builds the table of one object; NULL when it contributes no line. */
-static struct coz_objmap *read_object(const struct loaded *o,
+static struct coz_objmap *read_object(const struct coz_loaded *o,
                                       struct read_result *res) {
   bool need_default;
   memset(res, 0, sizeof *res);
@@ -188,94 +176,14 @@ static struct coz_objmap *read_object(const struct loaded *o,
   return m;
 }
 
-/* ---- enumerating loaded objects -------------------------------------- */
-
-struct enum_ctx {
-  struct loaded *v;
-  size_t n, cap;
-  bool failed;
-  unsigned long long adds, subs;
-};
-
-static int enum_object(struct dl_phdr_info *info, size_t size, void *arg) {
-  struct enum_ctx *ec = arg;
-  (void)size;
-  ec->adds = info->dlpi_adds;
-  ec->subs = info->dlpi_subs;
-  bool is_main = ec->n == 0 && !ec->failed;
-  const char *name = info->dlpi_name;
-  char exe[PATH_MAX];
-  if (is_main && (!name || !name[0])) {
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-      return 0;
-    exe[n] = '\0';
-    name = exe;
-  }
-  if (!name || name[0] == '\0')
-    return 0;
-  if (ec->n == ec->cap) {
-    size_t cap = ec->cap ? ec->cap * 2 : 32;
-    struct loaded *v = realloc(ec->v, cap * sizeof *v);
-    if (!v) {
-      ec->failed = true;
-      return 1;
-    }
-    ec->v = v;
-    ec->cap = cap;
-  }
-  struct loaded *o = &ec->v[ec->n];
-  memset(o, 0, sizeof *o);
-  o->path = strdup(name);
-  if (!o->path) {
-    ec->failed = true;
-    return 1;
-  }
-  o->is_main = is_main;
-  o->bias = (uintptr_t)info->dlpi_addr;
-  for (size_t i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_LOAD) {
-      uintptr_t lo = o->bias + ph->p_vaddr, hi = lo + ph->p_memsz;
-      if (!o->hi || lo < o->lo)
-        o->lo = lo;
-      if (hi > o->hi)
-        o->hi = hi;
-    }
-    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
-        o->n_seg < COZ_MAX_SEGMENTS) {
-      o->seg_lo[o->n_seg] = ph->p_vaddr;
-      o->seg_hi[o->n_seg] = ph->p_vaddr + ph->p_memsz;
-      o->n_seg++;
-    }
-  }
-  ec->n++;
-  return 0;
-}
-
-/* Reads only the load/unload counters, which every entry carries. */
-static int count_only(struct dl_phdr_info *info, size_t size, void *arg) {
-  struct enum_ctx *ec = arg;
-  (void)size;
-  ec->adds = info->dlpi_adds;
-  ec->subs = info->dlpi_subs;
-  return 1;
-}
-
-static void free_loaded(struct enum_ctx *ec) {
-  for (size_t i = 0; i < ec->n; i++)
-    free(ec->v[i].path);
-  free(ec->v);
-}
-
-static struct seen *find_seen(const struct loaded *o) {
+static struct seen *find_seen(const struct coz_loaded *o) {
   for (size_t i = 0; i < g_n_seen; i++)
     if (g_seen[i].bias == o->bias && strcmp(g_seen[i].path, o->path) == 0)
       return &g_seen[i];
   return NULL;
 }
 
-static int add_seen(const struct loaded *o, struct coz_objmap *m) {
+static int add_seen(const struct coz_loaded *o, struct coz_objmap *m) {
   if (g_n_seen == g_cap_seen) {
     size_t cap = g_cap_seen ? g_cap_seen * 2 : 32;
     struct seen *v = realloc(g_seen, cap * sizeof *v);
@@ -311,14 +219,9 @@ static void publish(struct coz_objmap *m) {
  * Returns 0, or -1 when out of memory. *main_res tells about the
  * executable when it was read now (else it is left alone). */
 static int scan_objects(struct read_result *main_res) {
-  struct enum_ctx ec = {0};
-  /* Only copy the list under the loader's lock; the slow DWARF reading
-   * happens after, so dlopen in other threads is not held up. */
-  dl_iterate_phdr(enum_object, &ec);
-  if (ec.failed) {
-    free_loaded(&ec);
+  struct coz_loaded_list ec;
+  if (coz_loaded_snapshot(&ec))
     return -1;
-  }
   g_adds = ec.adds;
   g_subs = ec.subs;
   for (size_t i = 0; i < g_n_seen; i++)
@@ -353,7 +256,7 @@ static int scan_objects(struct read_result *main_res) {
       free(g_seen[i].path);
   }
   g_n_seen = kept;
-  free_loaded(&ec);
+  coz_loaded_free(&ec);
   return rc;
 }
 
@@ -369,13 +272,13 @@ static void set_runtime_dir(void) {
   static const char tail[] = "runtime/linemap/linemap.c";
   char buf[PATH_MAX];
   size_t len = coz_path_normalize(buf, sizeof buf, NULL, __FILE__);
-  size_t keep = len - (sizeof tail - 1) + (sizeof "runtime/" - 1);
   /* Only a path that ends as in our source tree names that tree; without
    * it nothing is excluded (a guess could hide the user's own code). */
   if (len <= sizeof tail || buf[0] != '/' ||
       strcmp(buf + len - (sizeof tail - 1), tail) != 0 ||
       buf[len - sizeof tail] != '/')
     return;
+  size_t keep = len - (sizeof tail - 1) + (sizeof "runtime/" - 1);
   memcpy(g_cfg.runtime_dir, buf, keep);
   g_cfg.runtime_dir[keep] = '\0';
   g_cfg.runtime_dir_len = keep;
@@ -430,9 +333,9 @@ void coz_linemap_refresh(void) {
     return;
   /* dl_iterate_phdr's counters show whether anything was loaded or
    * unloaded since the last scan; the check is cheap enough to poll. */
-  struct enum_ctx ec = {0};
-  dl_iterate_phdr(count_only, &ec);
-  if (ec.adds == g_adds && ec.subs == g_subs)
+  unsigned long long adds, subs;
+  coz_loaded_counters(&adds, &subs);
+  if (adds == g_adds && subs == g_subs)
     return;
   struct read_result main_res;
   if (scan_objects(&main_res))

@@ -1,0 +1,41 @@
+/* loaded.h: a snapshot of the objects loaded in the process
+ * (dl_iterate_phdr), with what the line map needs of each. */
+#ifndef COZ_LINEMAP_LOADED_H
+#define COZ_LINEMAP_LOADED_H
+
+#include "objmap.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct coz_loaded {
+  char *path;       /* file to read (the executable's from /proc/self/exe) */
+  bool is_main;     /* the executable */
+  uintptr_t bias;   /* load address - link-time address (dlpi_addr) */
+  uintptr_t lo, hi; /* run-time span of all its PT_LOAD segments */
+  uint64_t seg_lo[COZ_MAX_SEGMENTS], seg_hi[COZ_MAX_SEGMENTS];
+  size_t n_seg; /* executable PT_LOAD segments, link-time addresses */
+};
+
+struct coz_loaded_list {
+  struct coz_loaded *v;
+  size_t n, cap;
+  unsigned long long adds, subs; /* the loader's load/unload counters */
+  bool failed;
+  unsigned calls;
+};
+
+/* Fills list (caller-owned, freed with coz_loaded_free); objects without a
+ * file name (the vDSO) are left out. Only copies under the loader's lock,
+ * so that slow reading afterwards does not hold up dlopen in other
+ * threads. Returns 0, or -1 when out of memory. */
+int coz_loaded_snapshot(struct coz_loaded_list *list);
+
+void coz_loaded_free(struct coz_loaded_list *list);
+
+/* The loader's counters of loads and unloads so far: when they have not
+ * moved, neither has the list. */
+void coz_loaded_counters(unsigned long long *adds, unsigned long long *subs);
+
+#endif /* COZ_LINEMAP_LOADED_H */
