@@ -5,6 +5,7 @@
 #include "Compat.h"
 #include "PathMatch.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -16,6 +17,24 @@ namespace coz {
 namespace {
 // The x86-64 address space whose pointers are %fs-relative.
 constexpr unsigned FsAddressSpace = 257;
+// __coz_ctr.<kind>.<name>, with the bytes of the name outside
+// [A-Za-z0-9_.] written as $XX: any assembler takes it (names are arbitrary
+// strings), and the same name gives the same symbol in every module.
+std::string counterSymbol(unsigned Kind, StringRef Name) {
+  static const char Hex[] = "0123456789abcdef";
+  std::string Sym = "__coz_ctr." + std::to_string(Kind) + ".";
+  for (unsigned char C : Name) {
+    if (isAlnum(C) || C == '_' || C == '.') {
+      Sym += static_cast<char>(C);
+    } else {
+      Sym += '$';
+      Sym += Hex[C >> 4];
+      Sym += Hex[C & 15];
+    }
+  }
+  return Sym;
+}
+
 } // namespace
 
 ModuleRecord::ModuleRecord(Module &M) : M(M) {
@@ -49,7 +68,7 @@ GlobalVariable *ModuleRecord::counter(unsigned Kind, StringRef Name,
   // linkonce_odr in a comdat: every module of one link unit that counts
   // (Kind, Name) ends up sharing one counter. Hidden: the increment needs no
   // GOT load, and each DSO keeps its own (the runtime merges by name).
-  std::string Sym = "__coz_ctr." + std::to_string(Kind) + "." + Name.str();
+  std::string Sym = counterSymbol(Kind, Name);
   LLVMContext &C = M.getContext();
   auto *Ty = ArrayType::get(Type::getInt64Ty(C), ShardCount * ShardBytes / 8);
   GlobalVariable *GV = M.getGlobalVariable(Sym, /*AllowInternal=*/true);
