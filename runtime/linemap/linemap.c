@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define COZ_MAX_OBJMAPS 1024
 
@@ -40,11 +41,21 @@ static struct {
 } g_cfg;
 
 /* Objects already handled (profiler thread only). */
+/* Objects already read, present or departed (profiler thread only). A
+ * departed one that comes back from the same file at the same address
+ * (a plugin loaded again) gets its old table back instead of a new one,
+ * which keeps reloading cheap and the table count bounded. */
 static struct seen {
   char *path;
   uintptr_t bias;
   struct coz_objmap *map; /* NULL: nothing in scope */
-  bool present;           /* scratch for refresh */
+  bool present;           /* loaded at the last scan */
+  struct file_id {
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+  } id;
 } * g_seen;
 static size_t g_n_seen, g_cap_seen;
 static unsigned long long g_adds = ~0ull, g_subs = ~0ull;
@@ -183,7 +194,23 @@ static struct seen *find_seen(const struct coz_loaded *o) {
   return NULL;
 }
 
-static int add_seen(const struct coz_loaded *o, struct coz_objmap *m) {
+static bool file_id(const char *path, struct file_id *id) {
+  struct stat st;
+  memset(id, 0, sizeof *id);
+  if (stat(path, &st) != 0)
+    return false;
+  *id = (struct file_id){st.st_dev, st.st_ino, st.st_size, st.st_mtim};
+  return true;
+}
+
+static bool same_file(const struct file_id *a, const struct file_id *b) {
+  return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+         a->mtime.tv_sec == b->mtime.tv_sec &&
+         a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+static int add_seen(const struct coz_loaded *o, struct coz_objmap *m,
+                    const struct file_id *id) {
   if (g_n_seen == g_cap_seen) {
     size_t cap = g_cap_seen ? g_cap_seen * 2 : 32;
     struct seen *v = realloc(g_seen, cap * sizeof *v);
@@ -195,7 +222,7 @@ static int add_seen(const struct coz_loaded *o, struct coz_objmap *m) {
   char *path = strdup(o->path);
   if (!path)
     return -1;
-  g_seen[g_n_seen++] = (struct seen){path, o->bias, m, true};
+  g_seen[g_n_seen++] = (struct seen){path, o->bias, m, true, *id};
   return 0;
 }
 
@@ -222,40 +249,61 @@ static int scan_objects(struct read_result *main_res) {
   struct coz_loaded_list ec;
   if (coz_loaded_snapshot(&ec))
     return -1;
-  g_adds = ec.adds;
-  g_subs = ec.subs;
-  for (size_t i = 0; i < g_n_seen; i++)
+  bool *was_present = calloc(g_n_seen + 1, sizeof *was_present);
+  if (!was_present) {
+    coz_loaded_free(&ec);
+    return -1;
+  }
+  for (size_t i = 0; i < g_n_seen; i++) {
+    was_present[i] = g_seen[i].present;
     g_seen[i].present = false;
+  }
+  size_t n_old = g_n_seen;
   int rc = 0;
   for (size_t i = 0; i < ec.n && rc == 0; i++) {
     struct seen *s = find_seen(&ec.v[i]);
-    if (s) {
-      s->present = true;
+    if (s && was_present[s - g_seen]) {
+      s->present = true; /* still loaded */
+      continue;
+    }
+    struct file_id id;
+    file_id(ec.v[i].path, &id);
+    if (s && same_file(&s->id, &id)) {
+      s->present = true; /* back again: revive its table */
+      if (s->map)
+        atomic_store_explicit(&s->map->unloaded, false, memory_order_release);
       continue;
     }
     struct read_result res;
     struct coz_objmap *m = read_object(&ec.v[i], &res);
-    if (res.oom || add_seen(&ec.v[i], m))
-      rc = -1;
     if (ec.v[i].is_main)
       *main_res = res;
+    if (res.oom) {
+      rc = -1;
+    } else if (s) { /* a different file at the same place */
+      s->present = true;
+      s->map = m;
+      s->id = id;
+    } else if (add_seen(&ec.v[i], m, &id)) {
+      rc = -1;
+    }
     if (m)
       publish(m);
   }
-  for (size_t i = 0; i < g_n_seen && rc == 0; i++)
-    if (!g_seen[i].present && g_seen[i].map)
+  /* Tables of departed objects stay (a handler may hold one) but no longer
+   * answer lookups. */
+  for (size_t i = 0; i < n_old; i++) {
+    if (rc != 0) /* unfinished scan: keep the state, retry next time */
+      g_seen[i].present |= was_present[i];
+    else if (was_present[i] && !g_seen[i].present && g_seen[i].map)
       atomic_store_explicit(&g_seen[i].map->unloaded, true,
                             memory_order_release);
-  /* Departed objects leave the list so that a later object at the same
-   * address with the same name is read again. */
-  size_t kept = 0;
-  for (size_t i = 0; i < g_n_seen; i++) {
-    if (g_seen[i].present || rc != 0)
-      g_seen[kept++] = g_seen[i];
-    else
-      free(g_seen[i].path);
   }
-  g_n_seen = kept;
+  free(was_present);
+  if (rc == 0) {
+    g_adds = ec.adds;
+    g_subs = ec.subs;
+  }
   coz_loaded_free(&ec);
   return rc;
 }

@@ -309,6 +309,35 @@ static void test_variants(void) {
   }
 }
 
+/* A plugin loaded and unloaded more times than there are table slots
+ * (1024): each load must still map, so a reload revives the old table. */
+static void test_reload(void) {
+  struct probes ps;
+  take_probes(&ps);
+  struct coz_scope_config cfg = default_config(&ps);
+  CHECK(coz_linemap_build(&cfg) > 0, "build");
+  struct coz_line *first = NULL;
+  int bad = 0;
+  for (int round = 0; round < 1100 && bad < 5; round++) {
+    struct probe dl;
+    void *h = open_dl(&dl);
+    coz_linemap_refresh();
+    struct coz_line *l = coz_linemap_lookup(dl.pc);
+    if (!first)
+      first = expect_line(&dl, "module");
+    if (!l || l != first) {
+      CHECK(0, "round %d: maps to %s", round, name_of(l));
+      bad++;
+    }
+    dlclose(h);
+    coz_linemap_refresh();
+    if (coz_linemap_lookup(dl.pc)) {
+      CHECK(0, "round %d: unloaded module still maps", round);
+      bad++;
+    }
+  }
+}
+
 /* Says which objects hold code "compiled with the pass": the executable
  * and the dlopen'd module, not the library loaded at startup (although it
  * has lines of default files), so the latter must not be in the map. */
@@ -470,6 +499,8 @@ int main(int argc, char **argv) {
     test_binary_patterns();
   else if (strcmp(mode, "main-all") == 0)
     test_main_binary_all_sources();
+  else if (strcmp(mode, "reload") == 0)
+    test_reload();
   else if (strcmp(mode, "variants") == 0)
     test_variants();
   else if (strcmp(mode, "pass-objects") == 0)
@@ -479,6 +510,7 @@ int main(int argc, char **argv) {
   else {
     fprintf(stderr,
             "usage: %s default|source|binary|main-all|pass-objects|variants|"
+            "reload|"
             "concurrent\n",
             argv[0]);
     return 2;
