@@ -55,8 +55,10 @@ FunctionFilter::FunctionFilter(Module &M, const std::vector<std::string> &Skip)
 }
 
 bool FunctionFilter::shouldInstrument(const Function &F) const {
+  // Naked functions are inline assembly only: code added there would run
+  // without a frame.
   if (F.isDeclaration() || cozStartsWith(F.getName(), "__coz_") ||
-      Annotated.count(&F))
+      F.hasFnAttribute(Attribute::Naked) || Annotated.count(&F))
     return false;
   if (Skip.empty())
     return true;

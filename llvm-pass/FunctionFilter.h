@@ -21,7 +21,8 @@ public:
   FunctionFilter(llvm::Module &M, const std::vector<std::string> &Skip);
 
   // False for declarations, for the runtime's own __coz_* functions, for
-  // functions annotated coz_skip and for the --coz-skip ones.
+  // naked functions, for functions annotated coz_skip and for the
+  // --coz-skip ones.
   bool shouldInstrument(const llvm::Function &F) const;
 
 private:

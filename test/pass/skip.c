@@ -34,3 +34,11 @@ void __coz_mine(pthread_mutex_t *m) { pthread_mutex_lock(m); }
 // CHECK-LABEL: define {{.*}} @kept(
 // CHECK: call i32 @__coz_pthread_mutex_lock(
 void kept(pthread_mutex_t *m) { pthread_mutex_lock(m); }
+
+// Naked functions hold only inline assembly: a line point on one is not
+// inserted (there is no frame to run it in).
+// RUN: COZ_PASS_ARGS="--coz-progress=skip.c:%(line+3)=naked" %clang -O0 -S -emit-llvm -fpass-plugin=%plugin %s -o - | FileCheck --check-prefix=NAKED %s
+// NAKED-NOT: __coz_ctr.0.naked
+__attribute__((naked)) void bare(void) {
+  __asm__("ret");
+}
