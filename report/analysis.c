@@ -57,6 +57,12 @@ double cr_measure_value(enum cr_point_kind kind, double duration, double delta,
   return isfinite(v) && v > 0 ? v : 0;
 }
 
+double cr_point_weight(double visits, double r) {
+  r = fmax(r, 0.05);
+  double w = visits / (r * r);
+  return isfinite(w) && w > 0 ? w : 0;
+}
+
 /* Combines row->obs[first..first+n) (one speedup) into a measure. */
 static void combine(struct cr_row *row, struct cr_measure *m) {
   double weighted = 0, plain = 0;
@@ -146,7 +152,7 @@ static void decide_drop(struct cr_row *row, unsigned min_points) {
 static int finish_row(struct cr_row *row, const struct cr_options *o,
                       uint64_t seed) {
   double base = row->m[0].value;
-  double *ys = malloc(row->n_m * sizeof *ys);
+  double *ys = malloc(2 * row->n_m * sizeof *ys), *ws = ys + row->n_m;
   if (!ys)
     return -1;
   row->max = -INFINITY;
@@ -155,15 +161,18 @@ static int finish_row(struct cr_row *row, const struct cr_options *o,
     struct cr_measure *m = &row->m[i];
     m->y = m->valid ? row->phase_factor * (1 - m->value / base) : NAN;
     m->lo = m->hi = NAN;
+    double visits = (double)(row->kind == CR_LATENCY ? m->arrivals : m->delta);
+    m->weight = m->valid ? cr_point_weight(visits, m->value / base) : 0;
+    ws[i] = m->weight;
     ys[i] = m->y;
     if (m->valid) {
       row->max = fmax(row->max, m->y);
       row->min = fmin(row->min, m->y);
     }
   }
-  row->slope = cr_fit_slope(row->m, row->n_m, ys);
+  row->slope = cr_fit_slope(row->m, row->n_m, ys, ws);
   for (int k = 0; k < CR_PRED_N; k++)
-    row->pred[k] = cr_fit_at(row->m, row->n_m, ys, cr_pred_permille[k]);
+    row->pred[k] = cr_fit_at(row->m, row->n_m, ys, ws, cr_pred_permille[k]);
   free(ys);
   if (cr_bootstrap(row, o->replicates, seed))
     return -1;

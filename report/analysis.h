@@ -45,6 +45,7 @@ struct cr_measure {
   double value;      /* period ns/visit, or mean latency ns */
   int valid;         /* value finite and > 0 */
   double y, lo, hi;  /* program speedup, 95% CI (NAN when unknown) */
+  double weight;     /* cr_point_weight of the point estimate */
 };
 
 enum cr_drop {
@@ -108,13 +109,23 @@ void cr_rank(struct cr_row *rows, size_t n, enum cr_sort sort,
 const char *cr_sort_name(enum cr_sort s);
 int cr_sort_parse(const char *s, enum cr_sort *out);
 
-/* fit.c: least-squares slope of y on s (s in 0..1) over the valid measures;
- * and the program speedup at `permille`, linearly interpolated between the
- * neighbouring valid measures, held at the last one beyond it. `ys` gives
- * the y of each measure (NAN to skip it). */
-double cr_fit_slope(const struct cr_measure *m, size_t n, const double *ys);
+/* fit.c: weighted least-squares slope of y on s (s in 0..1) over the valid
+ * measures; and the program speedup predicted at `permille`: a local linear
+ * fit of the measured points within 15% of it, weighted by their weight and
+ * a tricube kernel, when they lie on both sides of it; otherwise the linear
+ * interpolation between the neighbouring measured points, held at the last
+ * one past it. ys[i] is the y of measure i (NAN to skip it), ws[i] its
+ * weight (cr_point_weight). */
+double cr_fit_slope(const struct cr_measure *m, size_t n, const double *ys,
+                    const double *ws);
 double cr_fit_at(const struct cr_measure *m, size_t n, const double *ys,
-                 int permille);
+                 const double *ws, int permille);
+
+/* The precision of a program speedup y = 1 - r (r = m_s/m_0, a ratio of
+ * rates) measured from `visits` visits (arrivals for latency): counting
+ * noise gives var(y) ~ r^2 / visits. r is floored at 0.05 so one
+ * near-zero period cannot take all the weight. */
+double cr_point_weight(double visits, double r);
 
 /* The quantity whose relative change is the program speedup (analysis.c):
  * period ns/visit, or mean latency ns; 0 when undefined. */

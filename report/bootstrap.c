@@ -58,15 +58,17 @@ static uint64_t poisson(struct rng *r, uint64_t mean) {
   return x < 0x1p64 ? (uint64_t)x : UINT64_MAX;
 }
 
-/* The value of measure m recomputed from a resample of its experiments. */
+/* The value of measure m recomputed from a resample of its experiments;
+ * `*visits` gets the resample's visits (arrivals for latency). */
 static double resample(const struct cr_row *row, const struct cr_measure *m,
-                       struct rng *r) {
+                       struct rng *r, double *visits) {
   if (m->n == 1) {
     const struct cr_exp_obs *o = &row->obs[m->first];
     double delta =
         row->kind == CR_THROUGHPUT ? (double)poisson(r, o->delta) : 0;
     double arrivals =
         row->kind == CR_LATENCY ? (double)poisson(r, o->arrivals) : 0;
+    *visits = row->kind == CR_LATENCY ? arrivals : delta;
     return cr_measure_value(row->kind, o->duration, delta, arrivals,
                             o->difference);
   }
@@ -90,6 +92,7 @@ static double resample(const struct cr_row *row, const struct cr_measure *m,
   double w0 = m->difference * m->duration;
   weighted = w0 + c * (weighted - w0);
   double diff = duration > 0 ? weighted / duration : 0;
+  *visits = row->kind == CR_LATENCY ? arrivals : delta;
   return cr_measure_value(row->kind, duration, delta, arrivals, diff);
 }
 
@@ -126,7 +129,7 @@ int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed) {
     return 0;
   double *ys = malloc(n * reps * sizeof *ys); /* [measure][rep] */
   double *stat = malloc((1 + CR_PRED_N) * reps * sizeof *stat);
-  double *one = malloc(n * sizeof *one);
+  double *one = malloc(2 * n * sizeof *one), *ws = one ? one + n : NULL;
   if (!ys || !stat || !one) {
     free(ys);
     free(stat);
@@ -135,17 +138,23 @@ int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed) {
   }
   struct rng r = {seed};
   for (size_t b = 0; b < reps; b++) {
-    for (size_t i = 0; i < n; i++)
-      one[i] = row->m[i].valid ? resample(row, &row->m[i], &r) : 0;
+    for (size_t i = 0; i < n; i++) {
+      ws[i] = 0; /* visits until the weight is known */
+      one[i] = row->m[i].valid ? resample(row, &row->m[i], &r, &ws[i]) : 0;
+    }
     double base = one[0];
     for (size_t i = 0; i < n; i++) {
-      one[i] = base > 0 && one[i] > 0 ? row->phase_factor * (1 - one[i] / base)
-                                      : NAN;
+      int ok = base > 0 && one[i] > 0;
+      /* Weights follow the replicate, so a resampled stall (few visits, a
+       * long period) weighs as little as it would in a real profile. */
+      ws[i] = ok ? cr_point_weight(ws[i], one[i] / base) : 0;
+      one[i] = ok ? row->phase_factor * (1 - one[i] / base) : NAN;
       ys[i * reps + b] = one[i];
     }
-    stat[b] = cr_fit_slope(row->m, n, one);
+    stat[b] = cr_fit_slope(row->m, n, one, ws);
     for (int k = 0; k < CR_PRED_N; k++)
-      stat[(1 + k) * reps + b] = cr_fit_at(row->m, n, one, cr_pred_permille[k]);
+      stat[(1 + k) * reps + b] =
+          cr_fit_at(row->m, n, one, ws, cr_pred_permille[k]);
   }
   for (size_t i = 0; i < n; i++)
     if (row->m[i].valid)

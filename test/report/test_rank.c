@@ -2,24 +2,35 @@
  * downward slopes are marked as contention.
  *
  * Four lines, delta 10000 per experiment, duration_s = 1e9 * (1 - y) so the
- * program speedups are exactly the y below (p_s/p_0 = duration_s/1e9):
- *   a.c:1  y = 0, 0, 0, 0, .6       mean .12; Sxy = .06+.03-.03+.24 = .30
- *                                    slope = .30/.625 = 0.48; max .6
- *   b.c:2  y = 0,-.05,-.1,-.15,-.2   slope -0.2; max 0; min -0.2
- *   c.c:3  y = 0,.125,.25,.375,.5    slope 0.5; max .5
- *   d.c:4  y = 0, .4, .4, .4, .4     mean .32; Sxy = .16-.02+0+.02+.04 = .2
- *                                    slope = .2/.625 = 0.32; max .4
- * (speedups 0, .25, .5, .75, 1; Sxx = .625)
- *   slope: c.c:3 (.5), a.c:1 (.48), d.c:4 (.32), b.c:2 (-.2)
- *   max:   a.c:1 (.6), c.c:3 (.5), d.c:4 (.4), b.c:2 (0)
+ * program speedups are exactly the y below (r = p_s/p_0 = 1 - y). The slope
+ * is weighted least squares with weight visits / r^2 = 1e4 / (1 - y)^2;
+ * below, weights are in units of 1e4. Speedups x = 0, .25, .5, .75, 1.
+ *   a.c:1  y = 0, .4, .4, .4, .4    w = 1, then 1/.36 = 2.7777778 (x4)
+ *     W = 12.1111111; mean x = 2.7777778*2.5/W = 0.5733945
+ *     mean y = .4*11.1111111/W = 0.3669725
+ *     Sxx = 2.7777778*1.875 - W*0.5733945^2 = 5.2083333 - 3.9819062
+ *         = 1.2264271
+ *     Sxy = 2.7777778*.4*2.5 - W*0.5733945*0.3669725 = 2.7777778 - 2.5484200
+ *         = 0.2293578;  slope = 0.187013; max .4
+ *   b.c:2  y = 0, -.05, -.1, -.15, -.2   on a line: slope -0.2 whatever the
+ *          weights; max 0; min -0.2
+ *   c.c:3  y = 0, .125, .25, .375, .5    on a line: slope 0.5; max .5
+ *   d.c:4  y = 0, 0, 0, 0, .3       w = 1 (x4), 1/.49 = 2.0408163
+ *     W = 6.0408163; mean x = 3.5408163/W = 0.5861486
+ *     mean y = .3*2.0408163/W = 0.1013514
+ *     Sxx = 2.9158163 - W*0.5861486^2 = 2.9158163 - 2.0754447 = 0.8403716
+ *     Sxy = .6122449 - W*0.5861486*0.1013514 = .6122449 - .3588665
+ *         = 0.2533784;  slope = 0.3015075; max .3
+ *   slope: c.c:3 (.5), d.c:4 (.3015), a.c:1 (.1870), b.c:2 (-.2)
+ *   max:   c.c:3 (.5), a.c:1 (.4), d.c:4 (.3), b.c:2 (0)
  *   min:   b.c:2 (-.2), then the minimum-0 lines by name: a.c:1, c.c:3,
  *          d.c:4 */
 #include "check.h"
 
-static const double ys[4][5] = {{0, 0, 0, 0, .6},
+static const double ys[4][5] = {{0, .4, .4, .4, .4},
                                 {0, -.05, -.1, -.15, -.2},
                                 {0, .125, .25, .375, .5},
-                                {0, .4, .4, .4, .4}};
+                                {0, 0, 0, 0, .3}};
 static const char *names[4] = {"a.c:1", "b.c:2", "c.c:3", "d.c:4"};
 
 static char *build_profile(void) {
@@ -59,10 +70,10 @@ static void check_order(enum cr_sort sort, const char *const *want) {
   const struct cr_row *d = find_row(&f, "d.c:4", "p");
   CHECK(a && b && c && d);
   if (a && b && c && d) {
-    CHECK_NEAR(a->slope, 0.48, 1e-9);
+    CHECK_NEAR(a->slope, 0.187013, 1e-6);
     CHECK_NEAR(b->slope, -0.2, 1e-9);
     CHECK_NEAR(c->slope, 0.5, 1e-9);
-    CHECK_NEAR(d->slope, 0.32, 1e-9);
+    CHECK_NEAR(d->slope, 0.3015075, 1e-6);
     CHECK(b->contention);
     CHECK(!a->contention && !c->contention && !d->contention);
   }
@@ -76,8 +87,8 @@ static void check_order(enum cr_sort sort, const char *const *want) {
 }
 
 int main(void) {
-  static const char *slope[] = {"c.c:3", "a.c:1", "d.c:4", "b.c:2"};
-  static const char *max[] = {"a.c:1", "c.c:3", "d.c:4", "b.c:2"};
+  static const char *slope[] = {"c.c:3", "d.c:4", "a.c:1", "b.c:2"};
+  static const char *max[] = {"c.c:3", "a.c:1", "d.c:4", "b.c:2"};
   static const char *min[] = {"b.c:2", "a.c:1", "c.c:3", "d.c:4"};
   check_order(CR_SORT_SLOPE, slope);
   check_order(CR_SORT_MAX, max);

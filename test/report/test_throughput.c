@@ -55,15 +55,21 @@ int main(void) {
   CHECK_NEAR(y_at(row, 750), 0.2857142857, 1e-9);
   CHECK_NEAR(y_at(row, 1000), 0.3333333333, 1e-9);
 
-  /* Least squares over (0,0) (.25,.090909) (.5,.2) (.75,.285714) (1,.333333):
-   *   mean x = 0.5, mean y = 0.9099567/5 = 0.18199134
-   *   Sxx = .25+.0625+0+.0625+.25 = 0.625
-   *   Sxy = (-.5)(-.18199134) + (-.25)(-.09108225) + 0
-   *       + (.25)(.10372294) + (.5)(.15134199)
-   *       = .09099567 + .02277056 + .02593074 + .07567100 = .21536797
-   *   slope = .21536797 / .625 = 0.34458875 */
-  CHECK_NEAR(row->slope, 0.34458875, 1e-6);
-  /* Predictions at measured speedups are the measured points. */
+  /* Weighted least squares, weight = visits / r^2 with r = p_s/p_0; here
+   * r = 100/delta per 1e9 ns, so weight = delta^3 / 1e4 (baseline: 200):
+   *   w = 200, 133.1, 195.3125, 274.4, 337.5;  W = 1140.3125
+   *   mean x = (.25*133.1 + .5*195.3125 + .75*274.4 + 337.5) / W
+   *          = 674.23125 / 1140.3125 = 0.5912688
+   *   sum w y = 133.1*(10/110) + 195.3125*.2 + 274.4*(40/140) + 337.5/3
+   *           = 12.1 + 39.0625 + 78.4 + 112.5 = 242.0625
+   *   mean y = 242.0625 / W = 0.2122773
+   *   Sxx = sum w x^2 - W mean x^2 = 548.996875 - 398.6520 = 150.3449
+   *   Sxy = sum w x y - W mean x mean y = 193.85625 - 143.1245 = 50.7318
+   *   slope = 50.7318 / 150.3449 = 0.337439
+   * (unweighted least squares would give 0.344589). */
+  CHECK_NEAR(row->slope, 0.3374389, 1e-6);
+  /* Each prediction's window (+-15%) holds one measured point, which is
+   * then the prediction. */
   CHECK_NEAR(row->pred[0], 0.0909090909, 1e-9);
   CHECK_NEAR(row->pred[1], 0.2, 1e-9);
   CHECK_NEAR(row->pred[2], 0.3333333333, 1e-9);
@@ -109,6 +115,45 @@ int main(void) {
     CHECK_NEAR(row->pred[1], 0.1883116883, 1e-9);
     /* Past the largest measured speedup (0.9) the value is held. */
     CHECK_NEAR(row->pred[2], 0.2857142857, 1e-9);
+  }
+  fixture_free(&f);
+
+  /* Prediction pools neighbouring speedups: a local linear fit of the
+   * points within 15% of 25%, weighted by visits / r^2 and a tricube kernel
+   * (bandwidth 20%). Baseline (1e9 ns, 10000 visits): p0 = 1e5 ns.
+   *   .15: 8100 visits in 7.29e8 ns    -> r = .9,  y = .10, w = 8100/.81
+   *   .25: 7225 visits in 6.14125e8 ns -> r = .85, y = .15, w = 7225/.7225
+   *   .35: 4900 visits in 3.43e8 ns    -> r = .7,  y = .30, w = 4900/.49
+   * so all three weights are 10000; kernel k(.1) = (1 - (.1/.2)^3)^3
+   * = .875^3 = 0.669921875, k(0) = 1. The x's are symmetric about .25
+   * with equal weights, so the fitted intercept is the weighted mean:
+   *   (k*(.10 + .30) + .15) / (2k + 1) = 0.41796875 / 2.33984375
+   *                                    = 0.1786310518
+   * At 50% only .35 is in the window: interpolation between .35 and .75
+   * (both .3) gives .3; at 100% the measured point .3. */
+  fixture_init(&f);
+  fixture_parse(
+      &f, "local.coz",
+      "experiment\tselected=a.c:10\tspeedup=0\tduration=1000000000\n"
+      "throughput-point\tname=p\tdelta=10000\n"
+      "experiment\tselected=a.c:10\tspeedup=0.15\tduration=729000000\n"
+      "throughput-point\tname=p\tdelta=8100\n"
+      "experiment\tselected=a.c:10\tspeedup=0.25\tduration=614125000\n"
+      "throughput-point\tname=p\tdelta=7225\n"
+      "experiment\tselected=a.c:10\tspeedup=0.35\tduration=343000000\n"
+      "throughput-point\tname=p\tdelta=4900\n"
+      "experiment\tselected=a.c:10\tspeedup=0.75\tduration=700000000\n"
+      "throughput-point\tname=p\tdelta=10000\n"
+      "experiment\tselected=a.c:10\tspeedup=1\tduration=700000000\n"
+      "throughput-point\tname=p\tdelta=10000\n");
+  fixture_analyse(&f);
+  row = find_row(&f, "a.c:10", "p");
+  CHECK(row != NULL);
+  if (row) {
+    CHECK_NEAR(y_at(row, 250), 0.15, 1e-9); /* the point itself */
+    CHECK_NEAR(row->pred[0], 0.1786310518, 1e-9);
+    CHECK_NEAR(row->pred[1], 0.3, 1e-9);
+    CHECK_NEAR(row->pred[2], 0.3, 1e-9);
   }
   fixture_free(&f);
   return check_done("test_throughput");
