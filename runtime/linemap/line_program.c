@@ -354,8 +354,10 @@ static int run_program(struct reader *r, const struct header *h,
     switch (op) {
     case 0: { /* extended opcode */
       uint64_t len = read_uleb(r);
-      if (len == 0 || len > (uint64_t)(r->end - r->p))
-        return -1;
+      if (len == 0 || len > (uint64_t)(r->end - r->p)) {
+        r->bad = true; /* stop, but close the open sequence below */
+        break;
+      }
       const uint8_t *next = r->p + len;
       uint8_t sub = *r->p++;
       if (sub == 1) { /* DW_LNE_end_sequence */
@@ -367,8 +369,10 @@ static int run_program(struct reader *r, const struct header *h,
       } else if (sub == 3) { /* DW_LNE_define_file (before DWARF 5) */
         const char *name = read_cstr(r);
         uint64_t dir = read_uleb(r);
-        if (name && add_file(t, name, dir))
-          return -1;
+        if (name && add_file(t, name, dir)) {
+          r->bad = true;
+          break;
+        }
       }
       r->p = next; /* also skips DW_LNE_set_discriminator and unknowns */
       break;
