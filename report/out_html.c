@@ -55,8 +55,10 @@ static const char style[] =
     "svg .ci{fill:#8ab4f8;fill-opacity:.35;stroke:none}"
     "svg .est{fill:none;stroke:#1a56c4;stroke-width:2}"
     "svg circle{fill:#1a56c4}"
+    "svg .fit{fill:none;stroke:#e07b00;stroke-width:1.5;stroke-dasharray:5 3}"
     ".guidance{margin:20px;padding:12px;background:#fff3cd;"
-    "border:1px solid #e0c060}";
+    "border:1px solid #e0c060}"
+    ".legend{font-size:12px;color:#555}";
 
 /* Sorts on the data-* keys; ties (and missing keys) fall back to names. */
 static const char script[] =
@@ -162,7 +164,11 @@ int cr_write_html(FILE *f, const struct cr_report *rep) {
     fprintf(f, "<button type=\"button\" data-sort=\"%s\"%s>%s</button>",
             cr_sort_name((enum cr_sort)s),
             (enum cr_sort)s == r->sort ? " class=\"on\"" : "", labels[s]);
-  fputs("</div></header>\n<main id=\"plots\">\n", f);
+  fputs("</div><p class=\"legend\">Blue: measured program speedup per "
+        "line speedup, with its 95% confidence band. Dashed orange: the "
+        "prediction curve (neighbouring speedups pooled).</p></header>\n"
+        "<main id=\"plots\">\n",
+        f);
   for (size_t i = 0; i < r->n_rows; i++)
     write_row(f, rep, &r->rows[i], i + 1);
   fputs("</main>\n", f);

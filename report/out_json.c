@@ -118,8 +118,7 @@ json_t *cr_report_json(const struct cr_report *rep) {
       json_pack("{s:s, s:f, s:I, s:I}", "method", "stratified-bootstrap",
                 "level", 0.95, "replicates", (json_int_t)rep->o->replicates,
                 "seed", (json_int_t)(rep->o->seed & 0x7fffffffffffffffull)));
-  json_object_set_new(doc, "predicted_method",
-                      json_string("local-linear"));
+  json_object_set_new(doc, "predicted_method", json_string("local-linear"));
   json_t *lines = json_array(), *dropped = json_array();
   for (size_t i = 0; i < r->n_rows; i++)
     json_array_append_new(lines, row_json(rep, &r->rows[i], i + 1));

@@ -8,8 +8,9 @@
 #include "output.h"
 
 #include <math.h>
+#include <stdlib.h>
 
-enum { W = 420, H = 240, ML = 56, MR = 22, MT = 14, MB = 36 };
+enum { W = 420, H = 240, ML = 62, MR = 22, MT = 14, MB = 36 };
 #define PW (W - ML - MR)
 #define PH (H - MT - MB)
 
@@ -22,11 +23,20 @@ static double sy(const struct scale *y, double v) {
   return MT + (y->hi - v) / (y->hi - y->lo) * PH;
 }
 
+static double clip(const struct scale *y, double v) {
+  return fmin(fmax(v, y->lo), y->hi);
+}
+
 /* A tick step of 1, 2 or 5 times a power of ten giving about 4 ticks. */
 static double nice_step(double span) {
   double raw = span / 4, p = pow(10, floor(log10(raw))), m = raw / p;
   return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
+
+/* The axis spans every point estimate and 0; a CI widens it only up to
+ * +-100%, so one wide interval (a stalled experiment among few) cannot
+ * flatten the curve. The band is clipped to the axis instead. */
+#define CI_VIEW 1.0
 
 static struct scale y_range(const struct cr_row *row) {
   struct scale y = {0, 0};
@@ -34,7 +44,7 @@ static struct scale y_range(const struct cr_row *row) {
     const struct cr_measure *m = &row->m[i];
     if (!m->valid)
       continue;
-    double v[3] = {m->y, m->lo, m->hi};
+    double v[3] = {m->y, fmax(m->lo, -CI_VIEW), fmin(m->hi, CI_VIEW)};
     for (int k = 0; k < 3; k++)
       if (isfinite(v[k])) {
         y.lo = fmin(y.lo, v[k]);
@@ -71,9 +81,30 @@ static void axes(FILE *f, const struct scale *y) {
             25 * k);
   fprintf(f,
           "</g><text x=\"%d\" y=\"%d\" class=\"axis\">line speedup</text>"
-          "<text transform=\"translate(12 %d) rotate(-90)\" "
+          "<text transform=\"translate(11 %d) rotate(-90)\" "
           "class=\"axis\">program speedup</text>",
           ML + PW / 2, H - 4, MT + PH / 2);
+}
+
+/* The prediction curve (cr_fit_at every 5%), dashed: what the 25/50/100%
+ * predictions are read from, smoother than the raw points. */
+static void fit_line(FILE *f, const struct scale *y, const struct cr_row *row) {
+  double *ys = malloc(2 * row->n_m * sizeof *ys);
+  if (!ys)
+    return;
+  double *ws = ys + row->n_m;
+  for (size_t i = 0; i < row->n_m; i++) {
+    ys[i] = row->m[i].valid ? row->m[i].y : NAN;
+    ws[i] = row->m[i].weight;
+  }
+  fprintf(f, "<polyline class=\"fit\" points=\"");
+  for (int pm = 0; pm <= 1000; pm += 50) {
+    double v = cr_fit_at(row->m, row->n_m, ys, ws, pm);
+    if (isfinite(v))
+      fprintf(f, "%.1f,%.1f ", sx(pm / 1000.0), sy(y, clip(y, v)));
+  }
+  fprintf(f, "\"/>");
+  free(ys);
 }
 
 void cr_write_svg(FILE *f, const struct cr_report *rep,
@@ -91,13 +122,13 @@ void cr_write_svg(FILE *f, const struct cr_report *rep,
     const struct cr_measure *m = &row->m[i];
     if (m->valid)
       fprintf(f, "%.1f,%.1f ", sx(m->speedup / 1000.0),
-              sy(&y, isfinite(m->hi) ? m->hi : m->y));
+              sy(&y, clip(&y, isfinite(m->hi) ? m->hi : m->y)));
   }
   for (size_t i = row->n_m; i-- > 0;) {
     const struct cr_measure *m = &row->m[i];
     if (m->valid)
       fprintf(f, "%.1f,%.1f ", sx(m->speedup / 1000.0),
-              sy(&y, isfinite(m->lo) ? m->lo : m->y));
+              sy(&y, clip(&y, isfinite(m->lo) ? m->lo : m->y)));
   }
   fprintf(f, "\"/><polyline class=\"est\" points=\"");
   for (size_t i = 0; i < row->n_m; i++)
@@ -105,6 +136,7 @@ void cr_write_svg(FILE *f, const struct cr_report *rep,
       fprintf(f, "%.1f,%.1f ", sx(row->m[i].speedup / 1000.0),
               sy(&y, row->m[i].y));
   fprintf(f, "\"/>");
+  fit_line(f, &y, row);
   for (size_t i = 0; i < row->n_m; i++) {
     const struct cr_measure *m = &row->m[i];
     if (!m->valid)
