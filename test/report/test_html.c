@@ -66,6 +66,13 @@ int main(void) {
   CHECK_CONTAINS(html, "data-sort=\"min\"");
   /* A CI band per plot. */
   CHECK(count(html, "<polygon class=\"ci\"") == 2);
+  /* And a prediction curve with a vertex every 5% (21 of them). */
+  CHECK(count(html, "<polyline class=\"fit\"") == 2);
+  const char *fit = strstr(html, "<polyline class=\"fit\" points=\"");
+  size_t commas = 0;
+  for (const char *c = fit; c && *c && *c != '/'; c++)
+    commas += *c == ',';
+  CHECK(commas == 21);
   free(html);
   fixture_free(&fx);
 
