@@ -191,6 +191,17 @@ void LinePoints::instrumentFor(Function &F, RequestState &R) {
     }
     CountEdgesInto(&BB, Loc);
   }
+  // The line that opens a function often has no code of its own (the
+  // prologue has no location): asking for it means "each call".
+  if (Sites.empty() && SP->getLine() == Line && fileMatches(R, SP->getFile())) {
+    BasicBlock::iterator It = EntryBB.getFirstInsertionPt();
+    while (It != EntryBB.end() && isa<AllocaInst>(*It))
+      ++It; // keep the allocas together at the top
+    if (It != EntryBB.end())
+      Sites.push_back({&*It, nullptr, nullptr,
+                       DILocation::get(F.getContext(), Line, 0,
+                                       const_cast<DISubprogram *>(SP))});
+  }
   if (Sites.empty())
     return;
 

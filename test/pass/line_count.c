@@ -30,9 +30,11 @@ static int f(int v) { return v + 1; }
 static int g(int v) { return v - 1; }
 
 static int n_body, n_header, n_split, n_calls, n_oneline, n_dowhile, n_rec,
-    n_if, n_switch, n_goto, n_multi, n_begin, n_end, n_ifelse, n_cont, n_and;
+    n_if, n_switch, n_goto, n_multi, n_begin, n_end, n_ifelse, n_cont, n_and,
+    n_entry;
 
-static int depth_sum(int d) {
+static int depth_sum(int d) { // coz-point: progress entry
+  n_entry++;
   if (d == 0)
     return 0;
   return d + depth_sum(d - 1); // coz-point: progress rec
@@ -92,13 +94,14 @@ int main(int argc, char **argv) {
          "rec=%d if=%d switch=%d goto=%d multi=%d begin=%d end=%d\n",
          n_body, n_header, n_split, n_calls, n_oneline, n_dowhile, n_rec,
          n_if, n_switch, n_goto, n_multi, n_begin, n_end);
-  printf("expect ifelse=%d cont=%d and=%d\n", n_ifelse, n_cont, n_and);
+  printf("expect ifelse=%d cont=%d and=%d entry=%d\n", n_ifelse, n_cont, n_and,
+         n_entry);
   return 0;
 }
 
 // CHECK: expect body=[[BODY:[0-9]+]] header=[[HEADER:[0-9]+]] split=[[SPLIT:[0-9]+]] calls=[[CALLS:[0-9]+]] oneline=[[ONELINE:[0-9]+]] dowhile=[[DOWHILE:[0-9]+]] rec=[[REC:[0-9]+]] if=[[IF:[0-9]+]] switch=[[SWITCH:[0-9]+]] goto=[[GOTO:[0-9]+]] multi=[[MULTI:[0-9]+]] begin=[[BEGIN:[0-9]+]] end=[[END:[0-9]+]]
-// CHECK: expect ifelse=[[IFELSE:[0-9]+]] cont=[[CONT:[0-9]+]] and=[[AND:[0-9]+]]
-// CHECK: coz-module abi=1 points=16 files={{[23]}}
+// CHECK: expect ifelse=[[IFELSE:[0-9]+]] cont=[[CONT:[0-9]+]] and=[[AND:[0-9]+]] entry=[[ENTRY:[0-9]+]]
+// CHECK: coz-module abi=1 points=17 files={{[23]}}
 // CHECK-DAG: coz-file {{/.*}}/Inputs/lcg.h
 // CHECK-DAG: coz-file {{/.*}}/line_count.c
 // CHECK-DAG: coz-point kind=0 flags=1 name=body total=[[BODY]] site={{/.*}}line_count.c:{{[0-9]+}}
@@ -115,6 +118,7 @@ int main(int argc, char **argv) {
 // CHECK-DAG: coz-point kind=0 flags=1 name=ifelse total=[[IFELSE]] site=
 // CHECK-DAG: coz-point kind=0 flags=1 name=cont total=[[CONT]] site=
 // CHECK-DAG: coz-point kind=0 flags=1 name=and total=[[AND]] site=
+// CHECK-DAG: coz-point kind=0 flags=1 name=entry total=[[ENTRY]] site=
 // CHECK-DAG: coz-point kind=1 flags=1 name=req total=[[BEGIN]] site=
 // CHECK-DAG: coz-point kind=2 flags=1 name=req total=[[END]] site=
 
