@@ -109,6 +109,10 @@ static bool build_scope(void) {
     cfg.source_patterns = "%";
     cfg.binary_patterns = "MAIN";
   }
+  /* Only objects that registered a module can hold the default files:
+   * skip reading the others (libc's separate debug info is slow). */
+  if (n_files > 0)
+    coz_linemap_set_pass_object_filter(coz_progress_object_has_module, NULL);
   uint64_t t0 = coz_now_ns();
   long lines = coz_linemap_build(&cfg);
   free(files);
@@ -137,6 +141,7 @@ static void run_experiments(void) {
   struct coz_point_reading *start = NULL, *end = NULL;
   size_t cap = 0;
   while (!should_stop()) {
+    coz_linemap_refresh(); /* objects dlopen'ed since (cheap otherwise) */
     struct coz_line *line = fixed ? fixed : wait_for_line();
     if (!line)
       break;
@@ -228,5 +233,9 @@ void coz_profiler_shutdown(void) {
     return; /* still busy: writing now could interleave with it */
   coz_record_deltas();
   coz_record_final();
+  struct coz_thread *self = coz_thread_self();
+  if (self)
+    coz_log_verbose(2, "exiting thread: %u sample signals, %llu samples",
+                    self->sampler.signals, (unsigned long long)self->samples);
   coz_exit_message_print();
 }

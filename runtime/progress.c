@@ -28,6 +28,17 @@ COZ_EXPORT void __coz_register_module(const struct coz_module_desc *desc) {
   atomic_store_explicit(&modules[i], desc, memory_order_release);
 }
 
+bool coz_progress_object_has_module(uintptr_t lo, uintptr_t hi, void *arg) {
+  (void)arg;
+  size_t n = coz_progress_modules();
+  for (size_t i = 0; i < n; i++) {
+    uintptr_t at = (uintptr_t)atomic_load(&modules[i]);
+    if (at >= lo && at < hi)
+      return true;
+  }
+  return false;
+}
+
 size_t coz_progress_modules(void) {
   size_t n = atomic_load(&n_modules);
   return n < MAX_MODULES ? n : MAX_MODULES;

@@ -7,6 +7,7 @@
  * first attributed line becomes the candidate. During an experiment a
  * sample in the selected line adds the delay size to this thread's local
  * count; after the batch, delays.c applies the "minimize delays" rule. */
+#include "config.h"
 #include "delays.h"
 #include "experiment.h"
 #include "linemap/linemap.h"
@@ -26,7 +27,8 @@ static struct coz_line *attribute(const uint64_t *ips, size_t n) {
   return NULL;
 }
 
-static void on_sample(void *ctx, const uint64_t *ips, size_t n) {
+static void on_sample(void *ctx, const uint64_t *ips, size_t n,
+                      uint64_t weight_ns) {
   struct coz_thread *t = ctx;
   t->samples++;
   struct coz_line *line = attribute(ips, n);
@@ -40,8 +42,12 @@ static void on_sample(void *ctx, const uint64_t *ips, size_t n) {
   if (atomic_load_explicit(&coz_exp_selected, memory_order_acquire) == line) {
     atomic_fetch_add_explicit(&coz_exp_selected_samples, 1,
                               memory_order_relaxed);
-    t->local_delay +=
+    /* delay = speedup x the CPU time this sample stands for (the period). */
+    uint64_t per_period =
         atomic_load_explicit(&coz_exp_delay_ns, memory_order_relaxed);
+    t->local_delay += weight_ns == coz_config.PERIOD
+                          ? per_period
+                          : per_period * weight_ns / coz_config.PERIOD;
   }
 }
 

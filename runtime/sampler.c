@@ -1,6 +1,7 @@
 /* sampler.c: picks perf or the timer sampler once, and dispatches to it. */
 #include "sampler.h"
 #include "config.h"
+#include "experiment.h"
 #include "util.h"
 
 enum { KIND_NONE, KIND_PERF, KIND_TIMER };
@@ -63,7 +64,40 @@ bool coz_sampler_on_signal(struct coz_sampler_thread *s, siginfo_t *info,
   (void)info;
   if (s->kind == KIND_TIMER)
     return coz_timer_on_signal(s, ucontext);
-  return s->kind == KIND_PERF; /* perf signals once per batch */
+  if (s->kind != KIND_PERF)
+    return false;
+  coz_perf_on_signal(s);
+  /* One signal per sample; process a batch every COZ_BATCH of them, or at
+   * once during an experiment (see coz_sampler_urgent). */
+  return ++s->signals % coz_config.BATCH == 0 || coz_sampler_urgent();
+}
+
+bool coz_sampler_urgent(void) {
+  return atomic_load_explicit(&coz_exp_selected, memory_order_relaxed) != NULL;
+}
+
+uint64_t coz_sampler_next_period(struct coz_sampler_thread *s) {
+  if (s->rng == 0)
+    s->rng = coz_now_ns() | 1;
+  s->rng ^= s->rng >> 12; /* xorshift64* */
+  s->rng ^= s->rng << 25;
+  s->rng ^= s->rng >> 27;
+  uint64_t r = s->rng * 2685821657736338717ull;
+  uint64_t period = coz_config.PERIOD;
+  uint64_t next = period / 2 + r % (period ? period : 1);
+  return next < 10000 ? 10000 : next;
+}
+
+uint64_t coz_sampler_first_period(pid_t tid) {
+  /* splitmix64 of the thread id and the clock: independent per thread. */
+  uint64_t z = coz_now_ns() ^ ((uint64_t)tid << 32);
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  uint64_t period = coz_config.PERIOD;
+  uint64_t min = 10000; /* the kernel's floor for task-clock periods */
+  return period <= min ? period : min + z % (period - min + 1);
 }
 
 size_t coz_sampler_drain(struct coz_sampler_thread *s, coz_sample_fn fn,

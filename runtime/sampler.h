@@ -24,13 +24,18 @@
 #define COZ_TIMER_BUFFER 16 /* samples the timer sampler holds per thread */
 
 struct coz_timer_sample {
-  uint32_t n; /* entries in ips; ips[0] is the interrupted pc */
+  uint32_t n;         /* entries in ips; ips[0] is the interrupted pc */
+  uint64_t weight_ns; /* thread CPU time since the previous sample */
   uint64_t ips[COZ_MAX_FRAMES];
 };
 
 /* Per-thread sampler state, embedded in struct coz_thread. */
 struct coz_sampler_thread {
-  int kind; /* 0 none, 1 perf, 2 timer */
+  int kind;             /* 0 none, 1 perf, 2 timer */
+  uint32_t signals;     /* sample signals seen (batching) */
+  bool phase_done;      /* first (random-length) period is over */
+  uint64_t rng;         /* per-thread jitter state */
+  uint64_t last_cpu_ns; /* timer: thread CPU time at the previous sample */
   /* perf */
   int fd;
   void *ring; /* perf_event_mmap_page followed by the data pages */
@@ -43,8 +48,12 @@ struct coz_sampler_thread {
 };
 
 /* Called for each sample with its call chain: ips[0] is the sampled pc,
- * later entries return addresses. */
-typedef void (*coz_sample_fn)(void *ctx, const uint64_t *ips, size_t n);
+ * later entries return addresses. weight_ns is the CPU time the sample
+ * stands for: COZ_PERIOD for perf; for the timer sampler the CPU time since
+ * the previous sample, because CPU-time timers only fire at scheduler ticks
+ * (a 1 ms timer fires every 4 ms with HZ=250, the periods between lost). */
+typedef void (*coz_sample_fn)(void *ctx, const uint64_t *ips, size_t n,
+                              uint64_t weight_ns);
 
 /* Chooses the sampler once (COZ_SAMPLER, perf availability). Returns false
  * after one line on stderr when no sampler works. */
@@ -65,9 +74,28 @@ bool coz_sampler_on_signal(struct coz_sampler_thread *s, siginfo_t *info,
 size_t coz_sampler_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
                          void *ctx);
 
+/* Length of a thread's first sampling period: uniform in (0, COZ_PERIOD].
+ * A fresh thread would otherwise always be sampled at the same offsets
+ * from its start, and a thread that lives a few periods would have its
+ * samples (and so its virtual speedup) systematically under-counted. */
+uint64_t coz_sampler_first_period(pid_t tid);
+
+/* True while an experiment runs: samples are then processed as they come
+ * instead of in batches, so that a sample in the selected line raises the
+ * global delay count before the thread can wake or outlive another one. A
+ * batch's latency would otherwise let a short-lived thread exit, or a
+ * waker wake, without the delays it owes (Figure 1's rounds are a few ms). */
+bool coz_sampler_urgent(void);
+/* The next sampling period: uniform in [P/2, 3P/2), mean COZ_PERIOD. A
+ * fixed period aliases with loops whose iterations last about a multiple of
+ * it (samples then lock onto one part of the loop for long stretches);
+ * jitter keeps every line's share of samples equal to its share of time. */
+uint64_t coz_sampler_next_period(struct coz_sampler_thread *s);
+
 /* Per-implementation entry points used by sampler.c's dispatch. */
 bool coz_perf_available(void);
 bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid);
+void coz_perf_on_signal(struct coz_sampler_thread *s);
 void coz_perf_stop(struct coz_sampler_thread *s);
 size_t coz_perf_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
                       void *ctx);

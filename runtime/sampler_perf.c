@@ -3,9 +3,11 @@
  * Each thread gets its own event (pid = tid, any CPU), counting only while it
  * runs, sampling the user pc and user call chain every COZ_PERIOD ns of its
  * CPU time into a small mmap ring. The kernel signals the thread itself
- * (F_SETOWN_EX/F_OWNER_TID + F_SETSIG) every COZ_BATCH samples; the handler
- * and the checkpoints drain whatever is in the ring, so a lost signal only
- * delays processing until the next drain. */
+ * (F_SETOWN_EX/F_OWNER_TID + F_SETSIG) on every sample; the core processes
+ * the ring every COZ_BATCH signals and at checkpoints, and every drain takes
+ * all that is there, so a lost signal only delays processing a little.
+ * The first period has a random length (see coz_sampler_first_period); the
+ * first signal then switches the event to the regular period. */
 #include "config.h"
 #include "sampler.h"
 #include "util.h"
@@ -29,7 +31,7 @@ static void fill_attr(struct perf_event_attr *attr) {
   attr->config = PERF_COUNT_SW_TASK_CLOCK;
   attr->sample_period = coz_config.PERIOD;
   attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
-  attr->wakeup_events = (uint32_t)coz_config.BATCH;
+  attr->wakeup_events = 1;
   attr->exclude_kernel = 1;
   attr->exclude_hv = 1;
   attr->exclude_idle = 1;
@@ -57,6 +59,7 @@ bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
   struct perf_event_attr attr;
   fill_attr(&attr);
   attr.disabled = 1;
+  attr.sample_period = coz_sampler_first_period(tid);
   long fd = perf_open(&attr, tid);
   if (fd < 0 && errno == EINVAL) {
     attr.sample_max_stack = 0; /* kernels before 4.8 */
@@ -97,6 +100,16 @@ bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
   s->ring = ring;
   s->ring_bytes = bytes;
   return true;
+}
+
+void coz_perf_on_signal(struct coz_sampler_thread *s) {
+  /* Restarts the period now, right after the sample, with a jittered
+   * length (the first period was random too). */
+  if (s->ring) {
+    uint64_t period = coz_sampler_next_period(s);
+    ioctl(s->fd, PERF_EVENT_IOC_PERIOD, &period);
+    s->phase_done = true;
+  }
 }
 
 void coz_perf_stop(struct coz_sampler_thread *s) {
@@ -157,7 +170,7 @@ size_t coz_perf_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
           continue;
         ips[k++] = ip;
       }
-      fn(ctx, ips, k);
+      fn(ctx, ips, k, coz_config.PERIOD);
       n++;
     }
     tail += size;

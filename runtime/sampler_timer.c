@@ -38,12 +38,15 @@ bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid) {
   struct itimerspec its;
   its.it_interval.tv_sec = (time_t)(coz_config.PERIOD / 1000000000u);
   its.it_interval.tv_nsec = (long)(coz_config.PERIOD % 1000000000u);
-  its.it_value = its.it_interval;
+  uint64_t first = coz_sampler_first_period(tid);
+  its.it_value.tv_sec = (time_t)(first / 1000000000u);
+  its.it_value.tv_nsec = (long)(first % 1000000000u);
   if (timer_settime(s->timer, 0, &its, NULL) != 0) {
     timer_delete(s->timer);
     return false;
   }
   s->timer_head = s->timer_tail = 0;
+  s->last_cpu_ns = 0;
   return true;
 }
 
@@ -83,15 +86,31 @@ static uint32_t unwind(const ucontext_t *uc, uint64_t *ips) {
 }
 
 bool coz_timer_on_signal(struct coz_sampler_thread *s, void *ucontext) {
+  /* Jitter the next expiry (see coz_sampler_next_period). */
+  uint64_t next = coz_sampler_next_period(s);
+  struct itimerspec its;
+  its.it_interval.tv_sec = (time_t)(coz_config.PERIOD / 1000000000u);
+  its.it_interval.tv_nsec = (long)(coz_config.PERIOD % 1000000000u);
+  its.it_value.tv_sec = (time_t)(next / 1000000000u);
+  its.it_value.tv_nsec = (long)(next % 1000000000u);
+  timer_settime(s->timer, 0, &its, NULL);
   uint32_t head = s->timer_head;
   if (head - s->timer_tail < COZ_TIMER_BUFFER) {
     struct coz_timer_sample *slot = &s->timer_buf[head % COZ_TIMER_BUFFER];
     slot->n = unwind((const ucontext_t *)ucontext, slot->ips);
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    uint64_t cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+    slot->weight_ns = s->last_cpu_ns && cpu > s->last_cpu_ns
+                          ? cpu - s->last_cpu_ns
+                          : coz_config.PERIOD;
+    s->last_cpu_ns = cpu;
     atomic_signal_fence(memory_order_release);
     s->timer_head = head + 1;
   }
   uint32_t queued = s->timer_head - s->timer_tail;
-  return queued >= coz_config.BATCH || queued >= COZ_TIMER_BUFFER;
+  return queued >= coz_config.BATCH || queued >= COZ_TIMER_BUFFER ||
+         coz_sampler_urgent();
 }
 
 size_t coz_timer_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
@@ -104,7 +123,7 @@ size_t coz_timer_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
       break;
     const struct coz_timer_sample *slot =
         &s->timer_buf[s->timer_tail % COZ_TIMER_BUFFER];
-    fn(ctx, slot->ips, slot->n);
+    fn(ctx, slot->ips, slot->n, slot->weight_ns);
     s->timer_tail++;
     n++;
   }
