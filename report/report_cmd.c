@@ -1,8 +1,8 @@
 /* report_cmd.c: `coz-report [options] [FILES...]`: read, analyse, print.
  *
  * Exit status: 0 when at least one line is plotted, 1 when nothing can be
- * plotted (the reason is printed), 2 on a usage error or when no file could
- * be read.
+ * plotted (the reason is printed), 2 on a usage error, when no file could
+ * be read, or when the HTML page cannot be written.
  */
 #include "output.h"
 #include "subcommands.h"
