@@ -85,9 +85,13 @@ static bool object_considered(const struct coz_loaded *o, bool *need_default) {
     return coz_scope_match(g_cfg.binary_patterns, o->path,
                            o->is_main ? "MAIN" : NULL);
   if (g_cfg.n_default_files) {
+    /* Only objects compiled with the pass can hold default files' code;
+     * skipping the others unread matters (a libc with separate debug info
+     * takes ~100 ms). The runtime's filter knows; else the marker says. */
     *need_default = true;
-    return !g_cfg.holds_pass_code ||
-           g_cfg.holds_pass_code(o->lo, o->hi, g_cfg.holds_pass_code_arg);
+    if (g_cfg.holds_pass_code)
+      return g_cfg.holds_pass_code(o->lo, o->hi, g_cfg.holds_pass_code_arg);
+    return o->pass_marker != 0;
   }
   return o->is_main;
 }

@@ -8,6 +8,34 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Looks for the pass's marker symbol name in the object's dynamic string
+ * table, in memory (no file access). */
+static int find_pass_marker(const struct dl_phdr_info *info,
+                            const struct coz_loaded *o) {
+  static const char marker[] = "\0__coz_register_module"; /* and its NUL */
+  const ElfW(Dyn) *dyn = NULL;
+  for (size_t i = 0; i < info->dlpi_phnum; i++)
+    if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+      dyn = (const ElfW(Dyn) *)(o->bias + info->dlpi_phdr[i].p_vaddr);
+  if (!dyn)
+    return -1;
+  uintptr_t strtab = 0;
+  size_t strsz = 0;
+  for (; dyn->d_tag != DT_NULL; dyn++) {
+    if (dyn->d_tag == DT_STRTAB)
+      strtab = (uintptr_t)dyn->d_un.d_ptr;
+    else if (dyn->d_tag == DT_STRSZ)
+      strsz = (size_t)dyn->d_un.d_val;
+  }
+  /* The loader usually relocates d_ptr in place; a read-only dynamic
+   * section keeps the link-time address. */
+  if (strtab && strtab < o->lo)
+    strtab += o->bias;
+  if (!strtab || strsz == 0 || strtab < o->lo || strtab + strsz > o->hi)
+    return -1;
+  return memmem((const void *)strtab, strsz, marker, sizeof marker) != NULL;
+}
+
 static int add_object(struct dl_phdr_info *info, size_t size, void *arg) {
   struct coz_loaded_list *list = arg;
   (void)size;
@@ -59,6 +87,7 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg) {
       o->n_seg++;
     }
   }
+  o->pass_marker = find_pass_marker(info, o);
   list->n++;
   return 0;
 }

@@ -16,6 +16,11 @@ struct coz_loaded {
   uintptr_t lo, hi; /* run-time span of all its PT_LOAD segments */
   uint64_t seg_lo[COZ_MAX_SEGMENTS], seg_hi[COZ_MAX_SEGMENTS];
   size_t n_seg; /* executable PT_LOAD segments, link-time addresses */
+  /* Whether its dynamic symbols name __coz_register_module, as every
+   * object compiled with the pass does (the runtime defines and exports
+   * it, instrumented modules reference it): 1 yes, 0 no, -1 cannot tell
+   * (no dynamic section, e.g. a static executable). */
+  int pass_marker;
 };
 
 struct coz_loaded_list {

@@ -9,6 +9,7 @@
  *               the map is built and refreshed */
 #include "dup.h"
 #include "linemap.h"
+#include "pass_marker.h"
 #include "probe.h"
 
 #include <dlfcn.h>
@@ -29,6 +30,10 @@ void dup_probe_other_unit(struct probe *p);
 void startup_probe(struct probe *p);
 void startup_dup_probe(struct probe *p);
 void clang_probes(struct probe *in_header, struct probe *in_unit);
+void nomarker_probe(struct probe *p);
+
+/* The runtime's registration function (the pass's modules call it). */
+void __coz_register_module(const void *desc) { (void)desc; }
 
 static int failures;
 
@@ -87,7 +92,7 @@ static void expect_none(const struct probe *p, const char *what) {
 
 struct probes {
   struct probe main, other, dup_main, dup_unit, dup_lib, startup;
-  struct probe clang_hdr, clang_unit;
+  struct probe clang_hdr, clang_unit, nomarker;
 };
 
 static void take_probes(struct probes *ps) {
@@ -98,6 +103,7 @@ static void take_probes(struct probes *ps) {
   startup_probe(&ps->startup);
   startup_dup_probe(&ps->dup_lib);
   clang_probes(&ps->clang_hdr, &ps->clang_unit);
+  nomarker_probe(&ps->nomarker);
 }
 
 static void *open_dl_path(const char *path, struct probe *p) {
@@ -135,7 +141,7 @@ static void check_pie(void) {
 }
 
 static struct coz_scope_config default_config(const struct probes *ps) {
-  static const char *files[7];
+  static const char *files[8];
   files[0] = real_file(ps->main.file);
   files[1] = real_file(ps->dup_main.file);
   files[2] = real_file(ps->startup.file);
@@ -143,7 +149,8 @@ static struct coz_scope_config default_config(const struct probes *ps) {
   files[4] = "/nonexistent/never-compiled.c";
   files[5] = real_file(ps->clang_hdr.file);
   files[6] = real_file(ps->clang_unit.file);
-  return (struct coz_scope_config){NULL, NULL, files, 7};
+  files[7] = real_file(ps->nomarker.file);
+  return (struct coz_scope_config){NULL, NULL, files, 8};
 }
 
 struct visit_state {
@@ -174,6 +181,7 @@ static void test_default(void) {
   expect_line(&ps.startup, "library loaded at startup");
   expect_line(&ps.clang_unit, "clang-built unit");
   expect_line(&ps.clang_hdr, "header function in its own clang sequence");
+  expect_none(&ps.nomarker, "library not compiled with the pass");
 
   /* One file:line compiled in two units and two objects: one line. */
   CHECK(ps.dup_main.pc != ps.dup_unit.pc && ps.dup_main.pc != ps.dup_lib.pc,
