@@ -91,7 +91,7 @@ static bool object_considered(const struct coz_loaded *o, bool *need_default) {
     *need_default = true;
     if (g_cfg.holds_pass_code)
       return g_cfg.holds_pass_code(o->lo, o->hi, g_cfg.holds_pass_code_arg);
-    return o->pass_marker != 0;
+    return o->is_main || o->pass_marker != 0; /* main: read, just in case */
   }
   return o->is_main;
 }

@@ -39,9 +39,9 @@ struct coz_scope_config {
  * tells whether the object loaded at run-time addresses [lo, hi) holds
  * code compiled with the pass (the runtime knows where its modules
  * registered from). Objects it rejects are never read (a libc with
- * separate debug info costs ~100 ms to read). Without fn, objects whose
- * dynamic symbols do not name __coz_register_module are skipped. fn runs
- * on the thread that builds or refreshes. */
+ * separate debug info costs ~100 ms to read). Without fn, shared objects
+ * whose dynamic symbols do not name __coz_register_module are skipped. fn
+ * runs on the thread that builds or refreshes. */
 void coz_linemap_set_pass_object_filter(bool (*fn)(uintptr_t lo, uintptr_t hi,
                                                    void *arg),
                                         void *arg);
