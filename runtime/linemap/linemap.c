@@ -91,7 +91,7 @@ static bool object_considered(const struct coz_loaded *o, bool *need_default) {
     *need_default = true;
     if (g_cfg.holds_pass_code)
       return g_cfg.holds_pass_code(o->lo, o->hi, g_cfg.holds_pass_code_arg);
-    return o->is_main || o->pass_marker != 0; /* main: read, just in case */
+    return o->is_main || o->pass_marker != 0; /* a missing export aside */
   }
   return o->is_main;
 }
@@ -124,6 +124,8 @@ static void *sink_file(void *ctx, const char *path, const char *comp_dir) {
 static void sink_range(void *ctx, uint64_t lo, uint64_t hi, void *file,
                        uint32_t lineno) {
   struct read_ctx *rc = ctx;
+  if (!coz_objmap_keeps(&rc->b, lo))
+    return;
   struct coz_line *line = coz_intern_line(file, lineno);
   if (line)
     coz_objmap_add_range(&rc->b, lo, hi, line);

@@ -48,15 +48,17 @@ static bool in_segments(const struct coz_objmap_builder *b, uint64_t lo,
   return false;
 }
 
-void coz_objmap_add_range(struct coz_objmap_builder *b, uint64_t lo,
-                          uint64_t hi, struct coz_line *line) {
-  if (b->failed)
-    return;
+bool coz_objmap_keeps(struct coz_objmap_builder *b, uint64_t lo) {
   if (!b->cur_started) {
     b->cur_started = true;
     b->cur_dropped = !in_segments(b, lo, &b->cur_limit);
   }
-  if (b->cur_dropped)
+  return !b->cur_dropped;
+}
+
+void coz_objmap_add_range(struct coz_objmap_builder *b, uint64_t lo,
+                          uint64_t hi, struct coz_line *line) {
+  if (b->failed || !coz_objmap_keeps(b, lo))
     return;
   if (hi > b->cur_limit)
     hi = b->cur_limit;

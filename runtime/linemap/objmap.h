@@ -56,6 +56,11 @@ struct coz_objmap_builder {
 void coz_objmap_begin(struct coz_objmap_builder *b, const uint64_t *seg_lo,
                       const uint64_t *seg_hi, size_t n_seg, size_t size_hint);
 
+/* Whether ranges of the current sequence are kept (it starts, at lo, in
+ * an executable segment), so that no line is created for code the linker
+ * discarded. */
+bool coz_objmap_keeps(struct coz_objmap_builder *b, uint64_t lo);
+
 /* The code of line covers [lo, hi); calls within a sequence come in
  * increasing address order. */
 void coz_objmap_add_range(struct coz_objmap_builder *b, uint64_t lo,

@@ -49,6 +49,11 @@ static int failures;
 
 __attribute__((noinline)) static void main_probe(struct probe *p) { PROBE(p); }
 
+/* Never called: the linker drops it (-ffunction-sections, --gc-sections)
+ * and its line-table rows go to address 0, which the map must ignore. */
+enum { gc_me_line = __LINE__ + 1 }; /* the line of PROBE below */
+void gc_me(struct probe *p) { PROBE(p); }
+
 /* "file:line" as the line map must name it. */
 static char *expected_name(const struct probe *p) {
   char real[PATH_MAX];
@@ -211,6 +216,8 @@ static void test_default(void) {
   snprintf(q, sizeof q, "other.c:%d", ps.other.line);
   CHECK(coz_linemap_find(q) == NULL, "find(%s): out of scope", q);
   CHECK(coz_linemap_find("linemap_test.c") == NULL, "find without a line");
+  snprintf(q, sizeof q, "linemap_test.c:%d", gc_me_line);
+  CHECK(coz_linemap_find(q) == NULL, "find(%s): code the linker dropped", q);
   CHECK(coz_linemap_find("linemap_test.c:x") == NULL, "find bad line");
 
   /* A module loaded later appears after a refresh, and goes with dlclose. */
