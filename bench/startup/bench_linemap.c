@@ -75,7 +75,18 @@ int main(int argc, char **argv) {
   double w0 = ms(CLOCK_MONOTONIC), c0 = ms(CLOCK_THREAD_CPUTIME_ID);
   long lines = coz_linemap_build(&cfg);
   double w1 = ms(CLOCK_MONOTONIC), c1 = ms(CLOCK_THREAD_CPUTIME_ID);
-  printf("lines=%ld build_ms=%.1f cpu_ms=%.1f functions=%lu (%ld)\n", lines,
-         w1 - w0, c1 - c0, bench_n_functions, sink & 1);
+  /* Lookup cost: addresses spread over the program's code. */
+  enum { LOOKUPS = 1000000 };
+  long found = 0;
+  double l0 = ms(CLOCK_THREAD_CPUTIME_ID);
+  for (unsigned long i = 0; i < LOOKUPS; i++) {
+    uintptr_t pc = (uintptr_t)bench_functions[(i * 7919) % bench_n_functions];
+    found += coz_linemap_lookup(pc + (i % 61)) != NULL;
+  }
+  double l1 = ms(CLOCK_THREAD_CPUTIME_ID);
+  printf("lines=%ld build_ms=%.1f cpu_ms=%.1f lookup_ns=%.0f found=%ld "
+         "functions=%lu (%ld)\n",
+         lines, w1 - w0, c1 - c0, (l1 - l0) * 1e6 / LOOKUPS, found,
+         bench_n_functions, sink & 1);
   return lines > 0 ? 0 : 1;
 }

@@ -148,6 +148,31 @@ static void append_sequence(struct coz_range *out, size_t *n,
   }
 }
 
+/* Builds m->idx with at most about one bucket per entry; without memory
+ * the table is simply searched whole. */
+static void build_index(struct coz_objmap *m) {
+  if (m->n < 64 || m->n > UINT32_MAX)
+    return;
+  uint64_t base = m->r[0].lo, span = m->r[m->n - 1].lo - base;
+  unsigned shift = 6;
+  while ((span >> shift) > m->n)
+    shift++;
+  size_t buckets = (size_t)(span >> shift) + 2;
+  uint32_t *idx = malloc(buckets * sizeof *idx);
+  if (!idx)
+    return;
+  size_t j = 0;
+  for (size_t k = 0; k < buckets; k++) {
+    uint64_t start = base + ((uint64_t)k << shift);
+    while (j + 1 < m->n && m->r[j + 1].lo <= start)
+      j++;
+    idx[k] = (uint32_t)j;
+  }
+  m->idx = idx;
+  m->base = base;
+  m->shift = shift;
+}
+
 struct coz_objmap *coz_objmap_finish(struct coz_objmap_builder *b, bool *oom) {
   *oom = false;
   coz_objmap_end_sequence(b); /* a last sequence without its end row */
@@ -190,6 +215,8 @@ struct coz_objmap *coz_objmap_finish(struct coz_objmap_builder *b, bool *oom) {
   m->r = out;
   m->n = n;
 done:
+  if (m)
+    build_index(m);
   coz_objmap_discard(b);
   return m;
 }
@@ -197,6 +224,11 @@ done:
 struct coz_line *coz_objmap_lookup(const struct coz_objmap *m, uintptr_t pc) {
   uint64_t a = (uint64_t)(pc - m->bias);
   size_t lo = 0, hi = m->n; /* find the last entry with r.lo <= a */
+  if (m->idx && a >= m->base && a < m->r[m->n - 1].lo) {
+    size_t k = (size_t)((a - m->base) >> m->shift);
+    lo = m->idx[k];
+    hi = (size_t)m->idx[k + 1] + 1;
+  }
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     if (m->r[mid].lo <= a)

@@ -20,10 +20,16 @@ struct coz_range {
 };
 
 struct coz_objmap {
-  uintptr_t bias;       /* load address - link-time address */
-  uintptr_t lo, hi;     /* run-time addresses spanned by the ranges */
-  size_t n;             /* entries of r; the last one is a NULL gap */
-  struct coz_range *r;  /* sorted by lo, strictly increasing */
+  uintptr_t bias;      /* load address - link-time address */
+  uintptr_t lo, hi;    /* run-time addresses spanned by the ranges */
+  size_t n;            /* entries of r; the last one is a NULL gap */
+  struct coz_range *r; /* sorted by lo (equal los: the later wins) */
+  /* Bucket index: idx[k] is the entry covering address base + (k << shift),
+   * so a lookup searches only r[idx[k]..idx[k+1]] (a few cache lines, not
+   * the whole table). NULL: search it all. */
+  uint32_t *idx;
+  uint64_t base;
+  unsigned shift;
   const char *path;     /* object file (for diagnostics) */
   atomic_bool unloaded; /* set when the object left the process */
 };

@@ -136,7 +136,46 @@ static void table_empty(void) {
   }
 }
 
+/* A big table gets a bucket index; indexed lookups must agree with a
+ * plain scan of the table at every address, bucket edges included. */
+static void table_index(void) {
+  uint64_t lo = 0x10000, hi = 0x90000;
+  struct coz_objmap_builder b;
+  coz_objmap_begin(&b, &lo, &hi, 1, 0);
+  uint64_t x = 88172645463325252ull, addr = 0x10000;
+  for (int seq = 0; seq < 300; seq++) {
+    for (int i = 0; i < 20; i++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift */
+      uint64_t len = 1 + x % 40, gap = (x >> 8) % 3 == 0 ? x % 50 : 0;
+      coz_objmap_add_range(&b, addr + gap, addr + gap + len, &L[x % 8]);
+      addr += gap + len;
+    }
+    coz_objmap_end_sequence(&b);
+    addr += (x >> 16) % 200;
+  }
+  bool oom;
+  struct coz_objmap *m = coz_objmap_finish(&b, &oom);
+  if (!m || !m->idx) {
+    fprintf(stderr, "FAIL big table or its index not built\n");
+    failures++;
+    return;
+  }
+  int wrong = 0;
+  for (uint64_t a = 0xff00; a < addr + 100 && wrong < 5; a++) {
+    struct coz_line *want = NULL;
+    for (size_t i = 0; i < m->n && m->r[i].lo <= a; i++)
+      want = m->r[i].line;
+    if (coz_objmap_lookup(m, (uintptr_t)a) != want) {
+      fprintf(stderr, "FAIL indexed lookup(%#llx) disagrees with a scan\n",
+              (unsigned long long)a);
+      wrong++;
+    }
+  }
+  failures += wrong;
+}
+
 int main(void) {
+  table_index();
   table_unsorted();
   table_sorted();
   table_empty();
