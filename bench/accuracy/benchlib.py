@@ -127,6 +127,11 @@ def iqr(xs):
     return q[2] - q[0]
 
 
+def loadavg() -> float:
+    """The 1-minute load average (other work on the machine)."""
+    return float(open("/proc/loadavg").read().split()[0])
+
+
 def machine_summary() -> str:
     cpu = "unknown CPU"
     try:

@@ -176,6 +176,7 @@ def main():
             if t.region not in lines:
                 bl.die(f"{case.source} has no REGION:{t.region} comment")
             line = lines[t.region]
+            load = bl.loadavg()
             actual, spread, base = measure_actual(
                 case, actual_exe, {}, t.region, args.pairs)
             profile = work / "profiles" / f"{case.name}-{t.region}.coz"
@@ -200,7 +201,8 @@ def main():
                     "actual_iqr": spread[s], "baseline": base,
                     "error_pp": err, "threshold_pp": threshold, "ok": ok,
                     "profile_runs": runs, "profile_s": spent,
-                    "mode": args.mode, "metric": case.metric,
+                    "mode": args.mode, "metric": case.metric, "load": load,
+                    "predicted_ci": rr.prediction_ci(row, s) if row else None,
                     "experiments": rr.experiments(row) if row else 0,
                     "curve": rr.curve(row) if row else []})
     errs = [abs(r["error_pp"]) for r in results if r["error_pp"] is not None]
