@@ -93,14 +93,22 @@ struct coz_file *coz_intern_file(const char *path, size_t len,
 }
 
 struct coz_file *coz_intern_default_file(const char *path, size_t len,
-                                         coz_scope_fn scope) {
+                                         coz_scope_fn scope, bool *was_other) {
   uint64_t h = hash_bytes(path, len);
   struct coz_file *f = lookup_file(path, len, h);
+  if (was_other)
+    *was_other = f && !f->is_default;
   if (!f)
     return add_file(path, len, h, true, scope);
   f->is_default = true;
   f->in_scope = scope(f);
   return f;
+}
+
+void coz_intern_rescope(coz_scope_fn scope) {
+  for (size_t i = 0; files.buckets && i <= files.mask; i++)
+    for (struct coz_file *f = files.buckets[i]; f; f = f->chain)
+      f->in_scope = scope(f);
 }
 
 /* Makes file->by_line hold index lineno. */

@@ -44,9 +44,13 @@ struct coz_file *coz_intern_file(const char *path, size_t len,
                                  coz_scope_fn scope);
 
 /* Marks path as a default file, interning it first if needed; in_scope is
- * decided again afterwards by the caller's scope. */
+ * decided again afterwards by the caller's scope. *was_other (may be NULL)
+ * tells whether it existed before as a file that was not default. */
 struct coz_file *coz_intern_default_file(const char *path, size_t len,
-                                         coz_scope_fn scope);
+                                         coz_scope_fn scope, bool *was_other);
+
+/* Decides in_scope again for every file (the scope changed). */
+void coz_intern_rescope(coz_scope_fn scope);
 
 /* The line object for file:lineno (1 <= lineno <= COZ_MAX_LINENO), created
  * on first use; NULL only when out of memory. */

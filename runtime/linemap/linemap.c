@@ -49,6 +49,7 @@ static struct seen {
   char *path;
   uintptr_t bias;
   struct coz_objmap *map; /* NULL: nothing in scope */
+  unsigned gen;           /* g_scope_gen when map was read */
   bool present;           /* loaded at the last scan */
   struct file_id {
     dev_t dev;
@@ -58,6 +59,10 @@ static struct seen {
   } id;
 } * g_seen;
 static size_t g_n_seen, g_cap_seen;
+/* Bumped when default files arrive that objects already read may hold:
+ * tables of an older generation are read again at the next scan. */
+static unsigned g_scope_gen;
+static bool g_stale; /* a scan is due although no object came or went */
 static unsigned long long g_adds = ~0ull, g_subs = ~0ull;
 
 /* ---- scope ---------------------------------------------------------- */
@@ -228,7 +233,7 @@ static int add_seen(const struct coz_loaded *o, struct coz_objmap *m,
   char *path = strdup(o->path);
   if (!path)
     return -1;
-  g_seen[g_n_seen++] = (struct seen){path, o->bias, m, true, *id};
+  g_seen[g_n_seen++] = (struct seen){path, o->bias, m, g_scope_gen, true, *id};
   return 0;
 }
 
@@ -246,6 +251,25 @@ static void publish(struct coz_objmap *m) {
   }
   atomic_store_explicit(&g_maps[n], m, memory_order_release);
   atomic_store_explicit(&g_n_maps, n + 1, memory_order_release);
+}
+
+/* Reads a present object again after the scope grew: the new table goes
+ * live before the old one stops answering, so lookups never miss. */
+static int reread(const struct coz_loaded *o, struct seen *s,
+                  struct read_result *main_res) {
+  struct read_result res;
+  struct coz_objmap *m = read_object(o, &res);
+  if (o->is_main)
+    *main_res = res;
+  if (res.oom)
+    return -1;
+  if (m)
+    publish(m);
+  if (s->map)
+    atomic_store_explicit(&s->map->unloaded, true, memory_order_release);
+  s->map = m;
+  s->gen = g_scope_gen;
+  return 0;
 }
 
 /* Reads every object not seen yet and marks the departed ones unloaded.
@@ -270,11 +294,13 @@ static int scan_objects(struct read_result *main_res) {
     struct seen *s = find_seen(&ec.v[i]);
     if (s && was_present[s - g_seen]) {
       s->present = true; /* still loaded */
+      if (s->gen != g_scope_gen && reread(&ec.v[i], s, main_res))
+        rc = -1;
       continue;
     }
     struct file_id id;
     file_id(ec.v[i].path, &id);
-    if (s && same_file(&s->id, &id)) {
+    if (s && same_file(&s->id, &id) && s->gen == g_scope_gen) {
       s->present = true; /* back again: revive its table */
       if (s->map)
         atomic_store_explicit(&s->map->unloaded, false, memory_order_release);
@@ -286,9 +312,10 @@ static int scan_objects(struct read_result *main_res) {
       *main_res = res;
     if (res.oom) {
       rc = -1;
-    } else if (s) { /* a different file at the same place */
+    } else if (s) { /* a different file at the same place, or stale */
       s->present = true;
       s->map = m;
+      s->gen = g_scope_gen;
       s->id = id;
     } else if (add_seen(&ec.v[i], m, &id)) {
       rc = -1;
@@ -362,9 +389,10 @@ long coz_linemap_build(const struct coz_scope_config *cfg) {
     if (len == 0)
       continue;
     g_cfg.n_default_files++;
-    if (!coz_intern_default_file(buf, len, file_in_scope))
+    if (!coz_intern_default_file(buf, len, file_in_scope, NULL))
       goto oom;
   }
+  coz_intern_rescope(file_in_scope); /* files added before the build */
   struct read_result main_res = {0};
   if (scan_objects(&main_res))
     goto oom;
@@ -389,12 +417,36 @@ void coz_linemap_refresh(void) {
    * unloaded since the last scan; the check is cheap enough to poll. */
   unsigned long long adds, subs;
   coz_loaded_counters(&adds, &subs);
-  if (adds == g_adds && subs == g_subs)
+  if (adds == g_adds && subs == g_subs && !g_stale)
     return;
+  g_stale = false;
   struct read_result main_res;
   if (scan_objects(&main_res))
     fprintf(stderr, "coz: out of memory while reading line tables of new "
                     "objects; their lines are not profiled\n");
+}
+
+void coz_linemap_add_default_files(const char *const *files, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    char buf[PATH_MAX];
+    size_t len =
+        files[i] ? coz_path_normalize(buf, sizeof buf, NULL, files[i]) : 0;
+    bool was_other = false;
+    if (len == 0)
+      continue;
+    if (!g_cfg.built)
+      g_cfg.n_default_files++; /* counts for the build's scope mode */
+    if (!coz_intern_default_file(buf, len, file_in_scope, &was_other)) {
+      fprintf(stderr, "coz: out of memory while adding source files to the "
+                      "scope; their lines are not profiled\n");
+      return;
+    }
+    /* A file seen before may have code in objects already read. */
+    if (was_other && g_cfg.built && !g_stale) {
+      g_scope_gen++;
+      g_stale = true;
+    }
+  }
 }
 
 struct coz_line *coz_linemap_lookup(uintptr_t pc) {

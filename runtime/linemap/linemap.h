@@ -53,6 +53,13 @@ long coz_linemap_build(const struct coz_scope_config *cfg);
 /* Adds objects loaded since the last build or refresh (dlopen). */
 void coz_linemap_refresh(void);
 
+/* Adds files to the default scope: those of modules compiled with the pass
+ * that registered after the build (a dlopen'd library, or the executable's
+ * own modules when the build ran before its constructors). The next
+ * refresh reads new objects with them, and reads again the objects already
+ * read if one of the files had been seen there. Profiler thread only. */
+void coz_linemap_add_default_files(const char *const *files, size_t n);
+
 /* The in-scope line whose code contains pc, or NULL. Async-signal-safe. */
 struct coz_line *coz_linemap_lookup(uintptr_t pc);
 

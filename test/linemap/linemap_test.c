@@ -324,6 +324,43 @@ static void test_variants(void) {
   }
 }
 
+/* Default files that arrive after the build (modules registering late):
+ * the executable's own file, known to the map but out of scope until then,
+ * and a dlopen'd module's. */
+static void test_late_files(void) {
+  struct probes ps;
+  take_probes(&ps);
+  static const char *early[2];
+  early[0] = real_file(ps.dup_main.file);
+  early[1] = real_file(ps.startup.file);
+  struct coz_scope_config cfg = {NULL, NULL, early, 2};
+  CHECK(coz_linemap_build(&cfg) > 0, "build");
+  expect_none(&ps.main, "executable's file before it is added");
+  struct coz_line *dup = expect_line(&ps.dup_main, "dup.h");
+  expect_line(&ps.startup, "library");
+
+  static const char *main_file[1];
+  main_file[0] = real_file(ps.main.file);
+  coz_linemap_add_default_files(main_file, 1);
+  expect_none(&ps.main, "added, not yet refreshed");
+  coz_linemap_refresh();
+  expect_line(&ps.main, "executable's file once added");
+  CHECK(coz_linemap_lookup(ps.dup_main.pc) == dup &&
+            coz_linemap_lookup(ps.dup_lib.pc) == dup,
+        "lines already known keep their objects across the new read");
+  expect_none(&ps.other, "file still outside");
+
+  struct probe dl;
+  open_dl(&dl);
+  coz_linemap_refresh();
+  expect_none(&dl, "module whose file is not added yet");
+  const char *dl_file[] = {LM_DLOPEN_SOURCE};
+  coz_linemap_add_default_files(dl_file, 1);
+  coz_linemap_refresh();
+  expect_line(&dl, "module once its file is added");
+  expect_line(&ps.main, "executable after the second read");
+}
+
 /* A plugin loaded and unloaded more times than there are table slots
  * (1024): each load must still map, so a reload revives the old table. */
 static void test_reload(void) {
@@ -514,6 +551,8 @@ int main(int argc, char **argv) {
     test_binary_patterns();
   else if (strcmp(mode, "main-all") == 0)
     test_main_binary_all_sources();
+  else if (strcmp(mode, "late-files") == 0)
+    test_late_files();
   else if (strcmp(mode, "reload") == 0)
     test_reload();
   else if (strcmp(mode, "variants") == 0)
@@ -525,7 +564,7 @@ int main(int argc, char **argv) {
   else {
     fprintf(stderr,
             "usage: %s default|source|binary|main-all|pass-objects|variants|"
-            "reload|"
+            "reload|late-files|"
             "concurrent\n",
             argv[0]);
     return 2;
