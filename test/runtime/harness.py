@@ -523,6 +523,25 @@ def test_end_to_end():
     return ok
 
 
+def test_ctor_thread():
+    """A thread started by a constructor (before main) is sampled and its
+    progress point counted."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    p = run_plain(["ctor"], {"COZ_OUTPUT": out, "COZ_QUIET": "1",
+                             "COZ_EXPERIMENT": "50", "MISC_CTOR": "1"})
+    exps, samples, recs = parse_profile(out)
+    line = line_of("misc.c", "LINE_CTOR")
+    n = sum(c for loc, c in samples.items() if loc.endswith("/" + line))
+    totals = [int(r["visits"]) for t, r in recs
+              if t == "runtime" and r.get("point") == "ctor"]
+    ok = p.returncode == 0 and "joined" in p.stdout and n >= 100 and \
+        totals and totals[0] > 0 and len(exps) >= 2
+    print("constructor thread: %d samples in %s, visits %s, %d experiments "
+          "%s" % (n, line, totals, len(exps), "ok" if ok else "FAILED"))
+    return ok
+
+
 def test_pthread_exit_main():
     """main() calling pthread_exit ends the process when the last thread
     ends, with the final records written."""

@@ -2,7 +2,8 @@
  *   misc noprogress        CPU work without any progress point
  *   misc pthread_exit      main calls pthread_exit while a worker runs
  *   misc fork              forks a child that works and exits
- *   misc spin MS           spins for MS ms reaching a progress point */
+ *   misc spin MS           spins for MS ms reaching a progress point
+ *   misc ctor              joins a thread a constructor started */
 #include "spin.h"
 #include <coz.h>
 #include <pthread.h>
@@ -27,6 +28,27 @@ static void *worker(void *arg) {
   printf("worker done %d\n", (int)(x & 1) >= 0);
   fflush(stdout);
   return NULL;
+}
+
+/* A thread started by a constructor, before main: it must be sampled. */
+static pthread_t ctor_thread;
+static int ctor_started;
+
+static void *ctor_worker(void *arg) {
+  (void)arg;
+  uint64_t x = 7;
+  double end = now_s() + 0.4;
+  while (now_s() < end) {
+    SPIN(100000, x); /* LINE_CTOR */
+    COZ_PROGRESS_NAMED("ctor");
+  }
+  return (void *)(uintptr_t)x;
+}
+
+__attribute__((constructor)) static void start_ctor_thread(void) {
+  const char *mode = getenv("MISC_CTOR");
+  if (mode && *mode == '1')
+    ctor_started = pthread_create(&ctor_thread, NULL, ctor_worker, NULL) == 0;
 }
 
 int main(int argc, char **argv) {
@@ -56,6 +78,12 @@ int main(int argc, char **argv) {
     waitpid(pid, &status, 0);
     x = spin_for(0.2, x);
     printf("child status %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return 0;
+  }
+  if (strcmp(mode, "ctor") == 0) {
+    if (ctor_started)
+      pthread_join(ctor_thread, NULL);
+    printf("ctor thread %s\n", ctor_started ? "joined" : "missing");
     return 0;
   }
   if (strcmp(mode, "spin") == 0) {
