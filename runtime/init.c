@@ -29,6 +29,7 @@
 
 _Atomic bool coz_active;
 _Atomic bool coz_profiler_started;
+struct sigaction coz_previous_action;
 
 enum { INIT_NOT_YET, INIT_RUNNING, INIT_DONE };
 static _Atomic int init_state;
@@ -55,7 +56,7 @@ static bool install_handler(void) {
   /* SA_RESTART: a sample must never make a program's read() fail. */
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  return sigaction(COZ_SAMPLE_SIGNAL, &sa, NULL) == 0;
+  return sigaction(COZ_SAMPLE_SIGNAL, &sa, &coz_previous_action) == 0;
 }
 
 void coz_init_env(char **envp) {

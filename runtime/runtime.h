@@ -19,8 +19,11 @@ void coz_start_profiler_thread(void);
 /* Wakes the profiler thread (a thread exited; the last may have). */
 void coz_profiler_poke(void);
 
-/* Signal handler for COZ_SAMPLE_SIGNAL (sample_processing.c). */
+/* Signal handler for COZ_SAMPLE_SIGNAL (sample_processing.c). Signals that
+ * are not the sampler's (the program's own SIGPROF) go to the handler that
+ * was installed before the runtime's. */
 #include <signal.h>
+extern struct sigaction coz_previous_action;
 void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext);
 /* Processes the calling thread's pending samples and owed delays
  * (checkpoints; not from signal handlers). */

@@ -61,10 +61,21 @@ static void process(struct coz_thread *t) {
 }
 
 void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext) {
-  (void)sig;
   int saved_errno = errno;
   struct coz_thread *t = coz_thread_self();
-  if (t && coz_sampler_on_signal(&t->sampler, info, ucontext)) {
+  if (!t || !coz_sampler_owns(&t->sampler, info)) {
+    /* The program's own signal: hand it to the program's handler. */
+    struct sigaction *prev = &coz_previous_action;
+    errno = saved_errno;
+    if (prev->sa_flags & SA_SIGINFO) {
+      if (prev->sa_sigaction)
+        prev->sa_sigaction(sig, info, ucontext);
+    } else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+      prev->sa_handler(sig);
+    }
+    return;
+  }
+  if (coz_sampler_on_signal(&t->sampler, info, ucontext)) {
     if (t->in_runtime) {
       t->pending = 1; /* the interrupted runtime code processes it */
     } else {

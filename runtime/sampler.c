@@ -59,6 +59,16 @@ void coz_sampler_stop(struct coz_sampler_thread *s) {
     coz_timer_stop(s);
 }
 
+bool coz_sampler_owns(const struct coz_sampler_thread *s,
+                      const siginfo_t *info) {
+  if (s->kind == KIND_PERF) /* F_SETSIG: si_code POLL_*, si_fd our fd */
+    return info->si_code >= POLL_IN && info->si_code <= POLL_HUP &&
+           info->si_fd == s->fd;
+  if (s->kind == KIND_TIMER)
+    return info->si_code == SI_TIMER;
+  return false;
+}
+
 bool coz_sampler_on_signal(struct coz_sampler_thread *s, siginfo_t *info,
                            void *ucontext) {
   (void)info;

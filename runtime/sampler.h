@@ -66,6 +66,10 @@ const char *coz_sampler_name(void);
 bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid);
 /* Stops sampling and releases the resources (thread exit, fork child). */
 void coz_sampler_stop(struct coz_sampler_thread *s);
+/* Whether this signal came from the thread's sampler (not from the
+ * program's own use of the signal). Async-signal-safe. */
+bool coz_sampler_owns(const struct coz_sampler_thread *s,
+                      const siginfo_t *info);
 /* The handler's first step; returns true when a batch is ready. */
 bool coz_sampler_on_signal(struct coz_sampler_thread *s, siginfo_t *info,
                            void *ucontext);
