@@ -1,0 +1,178 @@
+"""Accuracy tests of the runtime: predicted against actual speedups."""
+import os
+import statistics
+import subprocess
+import tempfile
+
+import rtlib
+from rtlib import (actual_speedup, fail, favour, line_of, median_of_runs,
+                   parse_profile, predicted, report, run, value)
+
+
+def test_fixed_line():
+    """Serial loop, line A takes fraction f: a virtual speedup s of A gives
+    a program speedup of f*s."""
+    iters = 2000
+    point = line_of("fixed_line.c", "COZ_PROGRESS")
+    line = line_of("fixed_line.c", "LINE_A")
+    fs = []
+    for _ in range(3):
+        out, _, _ = run("rt_fixed_line", [iters, "measure"], profiled=False)
+        fs.append(value(out, "f"))
+    f = statistics.median(fs)
+    print("f (fraction of each iteration in line A) = %.4f  (runs: %s)"
+          % (f, " ".join("%.4f" % v for v in fs)))
+    ok = True
+    for s in (0, 25, 50):
+        got, vals = median_of_runs(
+            lambda: predicted("rt_fixed_line", [iters], line, s, point),
+            rtlib.ARGS.rounds)
+        ok &= report("fixed line, s=%d%%" % s, got, f * s / 100, 0.03, vals)
+    return ok
+
+
+def test_fig1():
+    """Figure 1: a() slightly longer than b(). Virtual 50% speedups of each
+    loop against the measured effect of really halving its work."""
+    rounds = 1000
+    point = line_of("fig1.c", "COZ_PROGRESS")
+    ok = True
+    for fn, marker in (("a", "LINE_A"), ("b", "LINE_B")):
+        line = line_of("fig1.c", marker)
+        got, vals = median_of_runs(
+            lambda: predicted("rt_fig1", [rounds], line, 50, point,
+                              {"COZ_EXPERIMENT": "200"}),
+            rtlib.ARGS.rounds)
+        want, avals = actual_speedup("rt_fig1", [600, "actual", fn, 10],
+                                     max(2, rtlib.ARGS.rounds // 2))
+        print("actual effect of halving %s(): %+.2f%% (median of %d block "
+              "pairs)" % (fn, 100 * want, len(avals)))
+        ok &= report("figure 1, %s() loop at 50%%" % fn, got, want, 0.03,
+                     vals)
+    return ok
+
+
+def producer_consumer(prog, mode_args, items):
+    point = line_of(prog_source(prog), "COZ_PROGRESS")
+    src = prog_source(prog)
+    prod = line_of(src, "LINE_PRODUCER")
+    cons = line_of(src, "LINE_CONSUMER")
+    got, vals = median_of_runs(
+        lambda: predicted(prog, mode_args + [items], prod, 25, point),
+        rtlib.ARGS.rounds)
+    want, avals = actual_speedup(prog, mode_args + [items, "actual", 50],
+                                 max(2, rtlib.ARGS.rounds // 2))
+    print("actual effect of cutting the producer's work by 25%%: %+.2f%% "
+          "(median of %d block pairs)" % (100 * want, len(avals)))
+    ok = report("%s producer at 25%%" % " ".join([prog] + mode_args), got,
+                want, 0.03, vals)
+    got, vals = median_of_runs(
+        lambda: predicted(prog, mode_args + [items], cons, 25, point),
+        rtlib.ARGS.rounds)
+    ok &= report("%s consumer at 25%%" % " ".join([prog] + mode_args), got,
+                 0.0, 0.02, vals)
+    return ok
+
+
+def prog_source(prog):
+    return {"rt_pc": "pc.c", "rt_pc_static": "pc.c", "rt_cc_pc": "pc.c",
+            "rt_cxx": "cxx.cpp"}[prog]
+
+
+def test_cc_pc():
+    """Built by coz-cc: the pass's counters count every visit exactly, the
+    default scope is the instrumented file, and the producer's prediction
+    holds with the checkpoints reached through the rewritten calls."""
+    items = 2000
+    fd, profile = tempfile.mkstemp(suffix=".coz")
+    os.close(fd)
+    env = dict(os.environ, COZ_OUTPUT=profile, COZ_QUIET="1",
+               COZ_EXPERIMENT="50")
+    subprocess.run([os.path.join(rtlib.ARGS.bindir, "rt_cc_pc"), "mutex",
+                    str(items)], env=env, check=True, preexec_fn=favour)
+    exps, samples, recs = parse_profile(profile)
+    os.unlink(profile)
+    totals = [int(r["visits"]) for t, r in recs
+              if t == "runtime" and "point" in r]
+    outside = [loc for loc in samples if not loc.endswith("/pc.c:" +
+               loc.rsplit(":", 1)[1]) or "/pc.c:" not in loc]
+    print("coz-cc: point totals %s (want [%d]), %d experiments, lines "
+          "outside pc.c: %s" % (totals, items, len(exps), outside))
+    ok = totals == [items] and len(exps) >= 3 and not outside
+    return producer_consumer("rt_cc_pc", ["mutex"], 5000) and ok
+
+
+def test_pc_static():
+    """A -static executable (libcoz-rt-static.a, -Wl,--wrap): both threads
+    sampled, experiments written, and the producer's prediction holds."""
+    _, exps, samples = run("rt_pc_static", ["mutex", 1500],
+                           {"COZ_FIXED_SPEEDUP": "0"})
+    ok = len(exps) >= 3
+    for marker in ("LINE_PRODUCER", "LINE_CONSUMER"):
+        line = line_of("pc.c", marker)
+        n = sum(c for loc, c in samples.items() if loc.endswith("/" + line))
+        print("static: samples in %s: %d" % (line, n))
+        ok &= n >= 20
+    return producer_consumer("rt_pc_static", ["mutex"], 3000) and ok
+
+
+def test_pc_mutex():
+    return producer_consumer("rt_pc", ["mutex"], 5000)
+
+
+def test_pc_sem():
+    return producer_consumer("rt_pc", ["sem"], 5000)
+
+
+def test_pc_c11():
+    return producer_consumer("rt_pc", ["c11"], 5000)
+
+
+def test_cxx():
+    """std::thread + std::mutex: every thread is sampled, and the blocking
+    inside libstdc++ is accounted for (the producer's prediction holds)."""
+    _, _, samples = run("rt_cxx", [1500], {"COZ_FIXED_SPEEDUP": "0"})
+    ok = True
+    for marker in ("LINE_PRODUCER", "LINE_CONSUMER"):
+        line = line_of("cxx.cpp", marker)
+        n = sum(c for loc, c in samples.items() if loc.endswith("/" + line))
+        print("samples in %s (%s thread): %d" % (line, marker[5:].lower(), n))
+        if n < 20:
+            print("FAILED: thread %s was not sampled" % marker)
+            ok = False
+    return producer_consumer("rt_cxx", [], 3000) and ok
+
+
+def test_latency():
+    """Little's law: the latency the profile implies at speedup 0 equals the
+    mean latency the program measures in the same run. The implied latency
+    is the duration-weighted mean in-flight count over the arrival rate,
+    like Coz's viewer computes it; the median of the runs' errors is
+    compared."""
+    errs = []
+    for _ in range(rtlib.ARGS.rounds):
+        out, exps, _ = run("rt_latency", [6000], {"COZ_FIXED_SPEEDUP": "0"})
+        direct = value(out, "latency_ns")
+        arrivals = dur = weighted = 0
+        # The last experiment ends at exit, when the workers have stopped
+        # starting items: its in-flight count is not the steady state.
+        for x in exps[:-1]:
+            p = x["points"].get("item")
+            if p is None:
+                continue
+            arrivals += p["arrivals"]
+            weighted += p["difference"] * x["duration"]
+            dur += x["duration"]
+        if arrivals == 0:
+            fail("no arrivals at the latency point")
+        in_flight = weighted / dur
+        implied = in_flight / (arrivals / dur)
+        errs.append(implied / direct - 1)
+        print("latency: implied %.0f ns (in flight %.3f, %d arrivals), "
+              "measured %.0f ns, error %+.2f%%"
+              % (implied, in_flight, arrivals, direct, 100 * errs[-1]))
+    med = statistics.median(errs)
+    ok = abs(med) <= 0.05
+    print("latency median error %+.2f%% (limit 5%%) %s"
+          % (100 * med, "ok" if ok else "FAILED"))
+    return ok

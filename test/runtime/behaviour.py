@@ -1,0 +1,208 @@
+"""Behaviour tests of the runtime: output, configuration, life cycle."""
+import os
+import re
+import subprocess
+import tempfile
+
+import rtlib
+from rtlib import fail, line_of, parse_profile, run_plain, visits
+
+
+def test_output_concurrent():
+    """Two processes appending to one profile produce only whole records."""
+    fd, profile = tempfile.mkstemp(suffix=".coz")
+    os.close(fd)
+    env = dict(os.environ, COZ_OUTPUT=profile, COZ_EXPERIMENT="5",
+               COZ_COOLOFF="1", COZ_QUIET="1")
+    prog = os.path.join(rtlib.ARGS.bindir, "rt_misc")
+    procs = [subprocess.Popen([prog, "spin", "1500"], env=env,
+                              stdout=subprocess.DEVNULL) for _ in range(2)]
+    for p in procs:
+        if p.wait(timeout=60) != 0:
+            fail("rt_misc exited with %d" % p.returncode)
+    exps, _, recs = parse_profile(profile)
+    os.unlink(profile)
+    pids = {int(r["pid"]) for t, r in recs if t == "startup"}
+    shutdowns = sum(1 for t, _ in recs if t == "shutdown")
+    per_pid = {pid: sum(1 for x in exps if x["pid"] == pid) for pid in pids}
+    print("records: %d lines, %d experiments, per process %s, %d shutdowns"
+          % (len(recs), len(exps), per_pid, shutdowns))
+    ok = len(pids) == 2 and shutdowns == 2 and all(
+        n >= 3 for n in per_pid.values())
+    ok &= all(x["points"] for x in exps)
+    print("output concurrent: %s" % ("ok" if ok else "FAILED"))
+    return ok
+
+
+def test_json():
+    """COZ_FORMAT=json writes one JSON object per line, same keys."""
+    import json
+    fd, profile = tempfile.mkstemp(suffix=".json")
+    os.close(fd)
+    env = dict(os.environ, COZ_OUTPUT=profile, COZ_FORMAT="json",
+               COZ_EXPERIMENT="20", COZ_QUIET="1")
+    subprocess.run([os.path.join(rtlib.ARGS.bindir, "rt_misc"), "spin", "400"],
+                   env=env, check=True, stdout=subprocess.DEVNULL)
+    types = {}
+    with open(profile) as f:
+        for raw in f:
+            obj = json.loads(raw)
+            types[obj["type"]] = types.get(obj["type"], 0) + 1
+            if obj["type"] == "experiment":
+                for k in ("selected", "speedup", "duration",
+                          "selected-samples"):
+                    if k not in obj:
+                        fail("experiment without %s: %s" % (k, raw))
+    os.unlink(profile)
+    print("json record types: %s" % types)
+    ok = types.get("experiment", 0) >= 2 and types.get("startup") == 1 \
+        and types.get("shutdown") == 1 and types.get("throughput-point", 0) >= 2
+    return ok
+
+
+def test_bad_config():
+    """A bad value: one line naming the variable and the accepted values;
+    profiling off; the program runs normally."""
+    ok = True
+    d = tempfile.mkdtemp()
+    cases = [("COZ_PERIOD", "fast", "unsigned decimal"),
+             ("COZ_FORMAT", "xml", "coz|json"),
+             ("COZ_SAMPLER", "magic", "auto|perf|timer"),
+             ("COZ_FIXED_SPEEDUP", "150", "0..100"),
+             ("COZ_END_TO_END", "maybe", "yes"),
+             ("COZ_OUTPUT", d + "/no/such/dir/p.coz", "COZ_OUTPUT")]
+    for var, val, accepted in cases:
+        out = os.path.join(d, "p.coz")
+        env = {"COZ_OUTPUT": out, var: val}
+        p = run_plain(["spin", "100"], env)
+        lines = p.stderr.strip().splitlines()
+        good = (p.returncode == 0 and "x=" in p.stdout and len(lines) == 1
+                and var in lines[0] and accepted in lines[0]
+                and not os.path.exists(out))
+        print("%s=%s -> exit %d, stderr %r %s" % (var, val, p.returncode,
+                                                 p.stderr.strip(),
+                                                 "ok" if good else "FAILED"))
+        ok &= good
+    return ok
+
+
+def test_exit_message():
+    """The exit message counts experiments and says plainly when no
+    progress point was reached; COZ_QUIET silences it."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    p = run_plain(["noprogress"], {"COZ_OUTPUT": out, "COZ_EXPERIMENT": "50"})
+    lines = p.stderr.strip().splitlines()
+    print("noprogress stderr: %r" % p.stderr)
+    ok = (len(lines) == 2 and "experiment" in lines[0] and out in lines[0]
+          and "no progress point" in lines[1] and "COZ_PROGRESS" in lines[1])
+    p = run_plain(["spin", "300"], {"COZ_OUTPUT": out, "COZ_EXPERIMENT": "50"})
+    lines = p.stderr.strip().splitlines()
+    print("spin stderr: %r" % p.stderr)
+    m = re.match(r"coz: (\d+) experiments? on (\d+) lines?", lines[0]) \
+        if lines else None
+    ok &= len(lines) == 1 and m is not None and int(m.group(1)) >= 1
+    p = run_plain(["spin", "100"], {"COZ_OUTPUT": out, "COZ_QUIET": "1"})
+    ok &= p.stderr == ""
+    print("exit message: %s" % ("ok" if ok else "FAILED"))
+    return ok
+
+
+def test_end_to_end():
+    """COZ_END_TO_END=1: one experiment covering the whole run, written at
+    exit, with its progress point (speedup 0: duration = elapsed time)."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    p = run_plain(["spin", "600"], {"COZ_OUTPUT": out, "COZ_QUIET": "1",
+                                    "COZ_END_TO_END": "1",
+                                    "COZ_FIXED_SPEEDUP": "0"})
+    exps, _, _ = parse_profile(out)
+    ok = p.returncode == 0 and len(exps) == 1 and \
+        exps[0]["duration"] > 0.25e9 and visits(exps[0], "spin") > 0
+    print("end to end: %d experiment(s), durations %s %s"
+          % (len(exps), [x["duration"] for x in exps],
+             "ok" if ok else "FAILED"))
+    return ok
+
+
+def test_ctor_thread():
+    """A thread started by a constructor (before main) is sampled and its
+    progress point counted."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    p = run_plain(["ctor"], {"COZ_OUTPUT": out, "COZ_QUIET": "1",
+                             "COZ_EXPERIMENT": "50", "MISC_CTOR": "1"})
+    exps, samples, recs = parse_profile(out)
+    line = line_of("misc.c", "LINE_CTOR")
+    n = sum(c for loc, c in samples.items() if loc.endswith("/" + line))
+    totals = [int(r["visits"]) for t, r in recs
+              if t == "runtime" and r.get("point") == "ctor"]
+    ok = p.returncode == 0 and "joined" in p.stdout and n >= 10 and \
+        totals and totals[0] > 0 and len(exps) >= 1
+    print("constructor thread: %d samples in %s, visits %s, %d experiments "
+          "%s" % (n, line, totals, len(exps), "ok" if ok else "FAILED"))
+    return ok
+
+
+def test_pthread_exit_main():
+    """main() calling pthread_exit ends the process when the last thread
+    ends, with the final records written."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    p = run_plain(["pthread_exit"], {"COZ_OUTPUT": out, "COZ_QUIET": "1",
+                                     "COZ_EXPERIMENT": "50"}, timeout=20)
+    _, _, recs = parse_profile(out)
+    types = [t for t, _ in recs]
+    spins = [int(r["visits"]) for t, r in recs
+             if t == "runtime" and r.get("point") == "spin"]
+    ok = p.returncode == 0 and "worker done" in p.stdout and \
+        types.count("shutdown") == 1 and spins and spins[0] > 0
+    print("pthread_exit from main: exit %d, records %s %s"
+          % (p.returncode, sorted(set(types)), "ok" if ok else "FAILED"))
+    return ok
+
+
+def test_fork():
+    """A forked child stops profiling cleanly: it runs normally and writes
+    nothing; the parent's profile is complete."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    p = run_plain(["fork"], {"COZ_OUTPUT": out, "COZ_QUIET": "1",
+                             "COZ_EXPERIMENT": "30"}, timeout=20)
+    _, _, recs = parse_profile(out)
+    pids = {r.get("pid") for t, r in recs if "pid" in r}
+    ok = p.returncode == 0 and "child status 0" in p.stdout and \
+        len(pids) == 1 and [t for t, _ in recs].count("shutdown") == 1
+    print("fork: exit %d, pids in profile %s %s"
+          % (p.returncode, pids, "ok" if ok else "FAILED"))
+    return ok
+
+
+def test_checkpoint_table():
+    """Every checkpoint of checkpoints.def has a signature, a __coz_NAME and
+    an interposer in libcoz-rt.a, and a __wrap_NAME in libcoz-rt-static.a."""
+    rt = os.path.join(rtlib.ARGS.srcdir, "..", "..", "runtime")
+    def names(path, macro):
+        with open(path) as f:
+            return re.findall(r"^%s\(\s*(?:int,\s*)?(\w+)" % macro, f.read(),
+                              re.M)
+    table = names(os.path.join(rt, "checkpoints.def"), "COZ_CHECKPOINT")
+    sigs = names(os.path.join(rt, "checkpoint_sigs.def"), r"COZ_SIG(?:_NORETURN)?")
+    ok = table == sigs
+    if not ok:
+        print("checkpoints.def and checkpoint_sigs.def differ: %s vs %s"
+              % (table, sigs))
+    def exported(lib):
+        out = subprocess.run(["nm", "-g", "--defined-only", lib],
+                             stdout=subprocess.PIPE, text=True).stdout
+        return set(l.split()[-1] for l in out.splitlines() if l.count(" ") == 2)
+    dyn = exported(rtlib.ARGS.rt_dynamic)
+    sta = exported(rtlib.ARGS.rt_static)
+    for n in table:
+        for want, have in (("__coz_" + n, dyn), (n, dyn), ("__wrap_" + n, sta),
+                           ("__coz_" + n, sta)):
+            if want not in have:
+                print("missing %s" % want)
+                ok = False
+    print("%d checkpoints: %s" % (len(table), "ok" if ok else "FAILED"))
+    return ok
