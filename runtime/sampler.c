@@ -40,14 +40,17 @@ bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
   s->kind = KIND_NONE;
   s->fd = -1;
   s->ring = NULL;
-  bool ok = false;
-  if (chosen == KIND_PERF)
-    ok = coz_perf_start(s, tid);
-  else if (chosen == KIND_TIMER)
-    ok = coz_timer_start(s, tid);
-  if (ok)
-    s->kind = chosen;
-  return ok;
+  if (chosen == KIND_PERF && coz_perf_start(s, tid)) {
+    s->kind = KIND_PERF;
+    return true;
+  }
+  /* perf may run out for this thread (too many open files, the per-user
+   * mlock budget of perf rings): degrade to the timer sampler for it. */
+  if (chosen != KIND_NONE && coz_timer_start(s, tid)) {
+    s->kind = KIND_TIMER;
+    return true;
+  }
+  return false;
 }
 
 void coz_sampler_stop(struct coz_sampler_thread *s) {

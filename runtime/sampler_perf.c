@@ -53,7 +53,7 @@ bool coz_perf_available(void) {
 /* Data pages per ring, largest first: the per-user mlock budget
  * (perf_event_mlock_kb) is shared by all threads, so later threads degrade to
  * smaller rings instead of going unsampled. */
-static const size_t ring_pages[] = {8, 4, 2, 1};
+static const size_t ring_pages[] = {4, 2, 1};
 
 bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
   struct perf_event_attr attr;
