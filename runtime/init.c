@@ -127,7 +127,15 @@ __attribute__((section(".preinit_array"),
                used)) static void (*const coz_preinit_entry)(int, char **,
                                                              char **) = preinit;
 
-__attribute__((constructor(101))) static void constructor(void) {
+__attribute__((constructor(101))) static void early_constructor(void) {
+  coz_init();
+}
+
+/* The profiler thread reads the default scope from the modules registered
+ * by the pass's constructors (priority 65535). This constructor has the
+ * same priority and the runtime archive comes after the program's objects
+ * on the link line, so it runs after theirs (and after every DSO's). */
+__attribute__((constructor)) static void late_constructor(void) {
   coz_init();
   coz_start_profiler_thread();
 }
