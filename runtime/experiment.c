@@ -113,6 +113,9 @@ static bool build_scope(void) {
    * skip reading the others (libc's separate debug info is slow). */
   if (n_files > 0)
     coz_linemap_set_pass_object_filter(coz_progress_object_has_module, NULL);
+  coz_log_verbose(1, "scope: %zu instrumented files from %zu modules%s",
+                  n_files, coz_progress_modules(),
+                  n_files ? "" : " (default: the executable's files)");
   uint64_t t0 = coz_now_ns();
   long lines = coz_linemap_build(&cfg);
   free(files);

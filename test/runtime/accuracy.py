@@ -1,5 +1,6 @@
 """Accuracy tests of the runtime: predicted against actual speedups."""
 import os
+import re
 import statistics
 import subprocess
 import tempfile
@@ -87,9 +88,12 @@ def test_cc_pc():
     fd, profile = tempfile.mkstemp(suffix=".coz")
     os.close(fd)
     env = dict(os.environ, COZ_OUTPUT=profile, COZ_QUIET="1",
-               COZ_EXPERIMENT="50")
-    subprocess.run([os.path.join(rtlib.ARGS.bindir, "rt_cc_pc"), "mutex",
-                    str(items)], env=env, check=True, preexec_fn=favour)
+               COZ_EXPERIMENT="50", COZ_VERBOSE="1")
+    p = subprocess.run([os.path.join(rtlib.ARGS.bindir, "rt_cc_pc"), "mutex",
+                        str(items)], env=env, check=True, preexec_fn=favour,
+                       stderr=subprocess.PIPE, text=True)
+    scope = [l for l in p.stderr.splitlines() if "scope:" in l]
+    print("coz-cc: %s" % scope)
     exps, samples, recs = parse_profile(profile)
     os.unlink(profile)
     totals = [int(r["visits"]) for t, r in recs
@@ -98,7 +102,8 @@ def test_cc_pc():
                loc.rsplit(":", 1)[1]) or "/pc.c:" not in loc]
     print("coz-cc: point totals %s (want [%d]), %d experiments, lines "
           "outside pc.c: %s" % (totals, items, len(exps), outside))
-    ok = totals == [items] and len(exps) >= 3 and not outside
+    ok = totals == [items] and len(exps) >= 3 and not outside and \
+        scope and re.search(r"scope: [1-9]\d* instrumented files from 1 modules", scope[0])
     return producer_consumer("rt_cc_pc", ["mutex"], 5000) and ok
 
 
