@@ -74,7 +74,7 @@ def parse_args():
     a.max_profile_s = a.max_profile_s or (60.0 if quick else 150.0)
     if a.min_experiments is None:
         # targeted: experiments at each s; otherwise: of the line in all.
-        a.min_experiments = (4 if quick else 8) if a.mode == "targeted" \
+        a.min_experiments = (6 if quick else 10) if a.mode == "targeted" \
             else (10 if quick else 30)
     return a
 
