@@ -97,9 +97,13 @@ static struct coz_line *wait_for_line(void) {
   return line;
 }
 
+/* Modules whose files are in the line map's default scope. */
+static size_t modules_in_scope;
+
 static bool build_scope(void) {
   size_t n_files = 0;
-  const char **files = coz_progress_files(&n_files);
+  modules_in_scope = coz_progress_modules();
+  const char **files = coz_progress_files(0, &n_files);
   struct coz_scope_config cfg = {coz_config.SOURCE_SCOPE,
                                  coz_config.BINARY_SCOPE, files, n_files};
   /* Nothing compiled with the pass registered (a program built with plain
@@ -144,7 +148,18 @@ static void run_experiments(void) {
   struct coz_point_reading *start = NULL, *end = NULL;
   size_t cap = 0;
   while (!should_stop()) {
-    coz_linemap_refresh(); /* objects dlopen'ed since (cheap otherwise) */
+    /* Modules registered since (dlopen'ed libraries built with the pass)
+     * widen the default scope; then read objects loaded since. Both are
+     * cheap when nothing changed. */
+    if (coz_progress_modules() > modules_in_scope) {
+      size_t n_new = 0;
+      const char **files = coz_progress_files(modules_in_scope, &n_new);
+      modules_in_scope = coz_progress_modules();
+      if (files && n_new)
+        coz_linemap_add_default_files(files, n_new);
+      free(files);
+    }
+    coz_linemap_refresh();
     struct coz_line *line = fixed ? fixed : wait_for_line();
     if (!line)
       break;

@@ -212,16 +212,16 @@ struct coz_point_reading coz_progress_read(size_t i) {
   return r;
 }
 
-const char **coz_progress_files(size_t *count) {
+const char **coz_progress_files(size_t first, size_t *count) {
   size_t n = coz_progress_modules(), total = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = first; i < n; i++) {
     const struct coz_module_desc *m = atomic_load(&modules[i]);
     if (m)
       total += m->n_files;
   }
   const char **files = calloc(total ? total : 1, sizeof *files);
   size_t k = 0;
-  for (size_t i = 0; files && i < n; i++) {
+  for (size_t i = first; files && i < n; i++) {
     const struct coz_module_desc *m = atomic_load(&modules[i]);
     for (uint32_t j = 0; m && j < m->n_files && k < total; j++)
       files[k++] = m->files[j];

@@ -22,9 +22,10 @@ bool coz_progress_is_latency(size_t i);
 /* Current totals of point i (sum of shards of all its counters). */
 struct coz_point_reading coz_progress_read(size_t i);
 
-/* Files the pass instrumented, over all registered modules (default scope).
- * Returns a malloc'ed array (caller frees) and its length. */
-const char **coz_progress_files(size_t *n);
+/* Files the pass instrumented, over the registered modules from index
+ * `first` on (default scope). Returns a malloc'ed array (caller frees) and
+ * its length. */
+const char **coz_progress_files(size_t first, size_t *n);
 /* Whether the object loaded at [lo, hi) registered a module (its
  * descriptor lies there): the line map reads only such objects by default. */
 bool coz_progress_object_has_module(uintptr_t lo, uintptr_t hi, void *arg);
