@@ -144,6 +144,31 @@ def test_ctor_thread():
     return ok
 
 
+def test_cc_dlopen():
+    """A library built with coz-cc and dlopen'ed registers its module with
+    the executable's runtime: its lines join the default scope (samples,
+    experiments) and its progress point is counted."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    lib = os.path.join(rtlib.ARGS.bindir, "rt_cc_dl_lib.so")
+    e = {k: v for k, v in os.environ.items() if not k.startswith("COZ_")}
+    e.update({"COZ_OUTPUT": out, "COZ_QUIET": "1", "COZ_EXPERIMENT": "50"})
+    p = subprocess.run([os.path.join(rtlib.ARGS.bindir, "rt_cc_dl"), lib,
+                        "800"], env=e, stdout=subprocess.PIPE, text=True,
+                       timeout=60)
+    exps, samples, recs = parse_profile(out)
+    line = line_of("dl_lib.c", "LINE_DL")
+    n = sum(c for loc, c in samples.items() if loc.endswith("/" + line))
+    in_lib = sum(1 for x in exps if x["selected"].endswith("/" + line))
+    totals = [int(r["visits"]) for t, r in recs
+              if t == "runtime" and r.get("point") == "dl"]
+    ok = p.returncode == 0 and n >= 10 and in_lib >= 1 and totals and \
+        totals[0] > 0
+    print("dlopen: %d samples in %s, %d experiments on it, visits %s %s"
+          % (n, line, in_lib, totals, "ok" if ok else "FAILED"))
+    return ok
+
+
 def test_pthread_exit_main():
     """main() calling pthread_exit ends the process when the last thread
     ends, with the final records written."""
