@@ -127,6 +127,15 @@ def iqr(xs):
     return q[2] - q[0]
 
 
+def set_nice(increment: int) -> None:
+    """Changes the niceness of this process and so of all it starts."""
+    if increment:
+        try:
+            os.nice(increment)
+        except PermissionError:
+            die(f"--nice {increment} needs privileges (root or CAP_SYS_NICE)")
+
+
 def loadavg() -> float:
     """The 1-minute load average (other work on the machine)."""
     return float(open("/proc/loadavg").read().split()[0])

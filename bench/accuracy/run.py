@@ -66,6 +66,10 @@ def parse_args():
                     default="plain", help="binary whose real speedup is measured")
     ap.add_argument("--actual-only", action="store_true",
                     help="measure only the real speedups (plain clang; no coz-cc)")
+    ap.add_argument("--nice", type=int, default=0,
+                    help="niceness increment for the harness and everything "
+                    "it runs (e.g. -20 as root, on a machine shared with "
+                    "other work)")
     ap.add_argument("--json", help="also write the results as JSON here")
     a = ap.parse_args()
     quick = a.quick
@@ -141,6 +145,7 @@ def profile_target(args, tc, case, exe, src_name, line, profile: Path):
 
 def main():
     args = parse_args()
+    bl.set_nice(args.nice)
     tc = bl.Toolchain(args.bin, args.cc, args.cxx, need_coz=not args.actual_only)
     work = Path(args.work) if args.work else tc.bin.parent / "bench-work"
     if args.actual_only:
