@@ -1,0 +1,532 @@
+#!/usr/bin/env python3
+"""Robustness tests of issue 7: each test runs a coz-cc built program
+(progs/robust.c) the way the issue describes and fails when the program
+behaves differently than without profiling, or the profile is lost or
+malformed. Usage: robust.py --bindir ... TEST"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+A = None
+TYPES = {"startup", "shutdown", "samples", "runtime", "experiment",
+         "throughput-point", "latency-point"}
+SCRATCH = tempfile.mkdtemp(prefix="coz-robust-")
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def note(msg):
+    print(msg)
+    sys.stdout.flush()
+
+
+def base_env(extra=None):
+    e = {k: v for k, v in os.environ.items() if not k.startswith("COZ_")}
+    e.update({"COZ_QUIET": "1", "COZ_EXPERIMENT": "50", "COZ_COOLOFF": "5"})
+    e.update(extra or {})
+    return e
+
+
+def run(args, env=None, prog="robust", wrap=(), timeout=120, profiled=True,
+        out=None, check=True):
+    """Runs bindir/prog ARGS; returns (CompletedProcess, profile path)."""
+    out = out or os.path.join(SCRATCH, "p%d.coz" % time.monotonic_ns())
+    e = base_env(env)
+    e["COZ_OUTPUT"] = out
+    if not profiled:
+        e["COZ_OFF"] = "1"
+    cmd = list(wrap) + [os.path.join(A.bindir, prog)] + [str(a) for a in args]
+    note("+ " + " ".join(cmd))
+    try:
+        p = subprocess.run(cmd, env=e, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        fail("%s did not finish in %d s (hang)" % (cmd, timeout))
+    if check and p.returncode != 0:
+        fail("%s exited with %d\nstdout: %s\nstderr: %s"
+             % (cmd, p.returncode, p.stdout, p.stderr))
+    return p, out
+
+
+def parse(path):
+    """Strict parse: every line complete and a known record of key=value
+    fields. Returns the list of (type, dict)."""
+    if not os.path.exists(path):
+        fail("no profile written at %s" % path)
+    with open(path) as f:
+        text = f.read()
+    if text and not text.endswith("\n"):
+        fail("profile ends in a partial line: %r" % text[-200:])
+    recs = []
+    for raw in text.splitlines():
+        parts = raw.split("\t")
+        if parts[0] not in TYPES:
+            fail("unknown record in %r" % raw)
+        rec = {}
+        for p in parts[1:]:
+            if "=" not in p:
+                fail("field without '=' in %r" % raw)
+            k, v = p.split("=", 1)
+            rec[k] = v
+        recs.append((parts[0], rec))
+    return recs
+
+
+def experiments(recs, pid=None):
+    return [r for t, r in recs if t == "experiment" and
+            (pid is None or int(r["pid"]) == pid)]
+
+
+def pids_of(recs, typ):
+    return {int(r["pid"]) for t, r in recs if t == typ}
+
+
+def samples_at(recs, marker):
+    line = line_of(marker)
+    return sum(int(r["count"]) for t, r in recs
+               if t == "samples" and r["location"].endswith(line))
+
+
+def line_of(marker):
+    with open(os.path.join(A.srcdir, "progs", "robust.c")) as f:
+        for n, text in enumerate(f, 1):
+            if marker in text:
+                return "robust.c:%d" % n
+    fail("no %s in robust.c" % marker)
+
+
+def report_malformed(path):
+    p = subprocess.run([A.report, "--json", "--min-points", "1", path],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=120)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        fail("coz-report --json printed no JSON (status %d): %s"
+             % (p.returncode, p.stderr))
+    return doc["malformed_records"], doc["experiments"]
+
+
+def want(cond, msg):
+    if not cond:
+        fail(msg)
+    note("ok: " + msg)
+
+
+def stderr_lines(p):
+    return [l for l in p.stderr.splitlines() if l.strip()]
+
+
+def profiled_ok(recs, min_exps=2):
+    n = len(experiments(recs))
+    want(n >= min_exps, "profile holds %d experiments (>= %d)" % (n, min_exps))
+
+
+# ---- 1. perf denied -> timer fallback ----
+
+def t_timer_forced():
+    p, out = run(["work", 1200], {"COZ_SAMPLER": "timer", "COZ_QUIET": "0"})
+    want(not any("perf" in l for l in stderr_lines(p)),
+         "forced timer sampler says nothing about perf: %r" % p.stderr)
+    recs = parse(out)
+    profiled_ok(recs, 3)
+    want(samples_at(recs, "LINE_WORK") > 100,
+         "timer samples land on the work line (%d)"
+         % samples_at(recs, "LINE_WORK"))
+
+
+def denied(err):
+    wrap = [A.deny, err]
+    p, out = run(["work", 1200], wrap=wrap)
+    lines = stderr_lines(p)
+    want(len(lines) == 1 and "perf_event_open" in lines[0]
+         and "timer" in lines[0],
+         "perf denied with %s: one line on stderr: %r" % (err, lines))
+    recs = parse(out)
+    profiled_ok(recs, 3)
+    want(samples_at(recs, "LINE_WORK") > 100,
+         "timer samples land on the work line (%d)"
+         % samples_at(recs, "LINE_WORK"))
+    # Many threads: still one line, not one per thread.
+    p, out = run(["threads", 400, 40], wrap=wrap)
+    lines = stderr_lines(p)
+    want(len(lines) == 1, "400 threads, still one line: %r" % lines[:3])
+    want("joined=400" in p.stdout, "threads ran: %s" % p.stdout.strip())
+    parse(out)
+    # Forcing perf when it is denied: one line, program runs unprofiled.
+    p, out = run(["work", 200], {"COZ_SAMPLER": "perf"}, wrap=wrap)
+    lines = stderr_lines(p)
+    want(len(lines) == 1 and "COZ_SAMPLER" in lines[0],
+         "COZ_SAMPLER=perf when denied: one line %r" % lines)
+    want("work done" in p.stdout, "program still runs")
+
+
+def t_perf_denied_eacces():
+    denied("EACCES")
+
+
+def t_perf_denied_eperm():
+    denied("EPERM")
+
+
+def t_perf_denied_enosys():
+    denied("ENOSYS")
+
+
+# ---- 2. fork and exec ----
+
+def t_fork():
+    p, out = run(["fork"])
+    want("child status 3" in p.stdout, "forked child ran and exited 3")
+    recs = parse(out)
+    parent = pids_of(recs, "startup")
+    want(len(parent) == 1, "one process wrote the profile: %s" % parent)
+    (pid,) = parent
+    want(pids_of(recs, "experiment") <= {pid} and
+         pids_of(recs, "shutdown") == {pid} and
+         pids_of(recs, "runtime") <= {pid},
+         "the child (design.md: stops cleanly) wrote no record")
+    profiled_ok(recs, 3)
+
+
+def exec_like(mode):
+    p, out = run([mode])
+    want(re.search(r"status 0", p.stdout) is not None,
+         "%s child exited 0: %s" % (mode, p.stdout.strip()))
+    m = re.search(r"work done pid=(\d+)", p.stdout)
+    want(m is not None, "the exec'd program ran")
+    child = int(m.group(1))
+    recs = parse(out)
+    want(child in pids_of(recs, "startup") and
+         child in pids_of(recs, "shutdown"),
+         "the exec'd program (pid %d) profiled itself" % child)
+    want(len(experiments(recs, child)) >= 2,
+         "its experiments: %d" % len(experiments(recs, child)))
+    want(len(pids_of(recs, "startup")) == 2, "parent and child both profiled")
+
+
+def t_exec():
+    exec_like("exec")
+
+
+def t_spawn():
+    exec_like("spawn")
+
+
+def t_vfork():
+    p, out = run(["vfork"])
+    want("vfork statuses 5 0" in p.stdout, "vfork children: %s" % p.stdout)
+    recs = parse(out)
+    want(len(pids_of(recs, "startup")) == 1, "only the parent profiled")
+    profiled_ok(recs, 3)
+    want(len(pids_of(recs, "shutdown")) == 1, "parent shut down cleanly")
+
+
+# ---- 3. threads ----
+
+def threads(n, conc, wrap=(), env=None, out=None, timeout=240):
+    t0 = time.monotonic()
+    p, out = run(["threads", n, conc], env, wrap=wrap, out=out,
+                 timeout=timeout)
+    dt = time.monotonic() - t0
+    want("threads=%d joined=%d finished=%d" % (n, n, n) in p.stdout,
+         "%d threads (%d at once) in %.1f s: %s" % (n, conc, dt,
+                                                    p.stdout.strip()))
+    bad = [l for l in stderr_lines(p) if "error" in l.lower()]
+    want(not bad, "no error lines: %r" % bad[:3])
+    recs = parse(out)
+    want(pids_of(recs, "shutdown"), "profile has its shutdown record")
+    return recs
+
+
+def t_threads_10k():
+    threads(10000, 10000)
+
+
+def t_threads_100k():
+    threads(100000, 100)
+
+
+def t_threads_10k_unprivileged():
+    if not shutil.which("setpriv"):
+        fail("setpriv (util-linux) is needed")
+    if os.getuid() != 0:
+        # Already unprivileged: the plain 10k test is this test.
+        threads(10000, 10000)
+        return
+    d = tempfile.mkdtemp(prefix="coz-robust-nobody-")
+    os.chmod(d, 0o777)
+    shutil.copy(os.path.join(A.bindir, "robust"), os.path.join(d, "robust"))
+    os.chmod(os.path.join(d, "robust"), 0o755)
+    saved = A.bindir
+    A.bindir = d
+    try:
+        threads(10000, 10000, wrap=["setpriv", "--reuid=nobody",
+                                    "--regid=nogroup", "--clear-groups"],
+                out=os.path.join(d, "p.coz"))
+    finally:
+        A.bindir = saved
+
+
+def t_detached():
+    p, out = run(["detached", 3000])
+    want("detached=3000 finished=3000" in p.stdout, p.stdout.strip())
+    parse(out)
+
+
+def t_ctor_thread():
+    p, out = run(["ctor"], {"ROBUST_CTOR": "1"})
+    want("ctor thread joined" in p.stdout, "constructor thread ran")
+    recs = parse(out)
+    # main only waits: work-line samples come from the constructor's thread.
+    want(samples_at(recs, "LINE_WORK") > 50,
+         "constructor thread sampled (%d)" % samples_at(recs, "LINE_WORK"))
+
+
+def t_pthread_exit_main():
+    p, out = run(["pthread_exit"], timeout=30)
+    want(p.stdout.count("worker 1 done") == 3, "3 detached workers finished")
+    recs = parse(out)
+    want(pids_of(recs, "shutdown"), "shutdown record written")
+
+
+# ---- 4. signals ----
+
+def counts(p):
+    m = re.search(r"own=(\d+) stray=(\d+)", p.stdout)
+    if not m:
+        fail("no counts in %r" % p.stdout)
+    return int(m.group(1)), int(m.group(2))
+
+
+def own_handler(mode):
+    base, _ = run([mode], profiled=False)
+    own0, stray0 = counts(base)
+    p, out = run([mode])
+    own, stray = counts(p)
+    want(stray == 0, "%s: the program's handler saw no foreign signal "
+         "(stray=%d; unprofiled %d)" % (mode, stray, stray0))
+    want(0.5 * own0 <= own <= 1.5 * own0,
+         "%s: its own timer signals %d vs %d unprofiled" % (mode, own, own0))
+    parse(out)
+
+
+def t_sigprof_own():
+    own_handler("sigprof")
+
+
+def t_sigalrm_own():
+    own_handler("sigalrm")
+
+
+def t_sigblock():
+    p, out = run(["sigblock"])
+    want("blocked thread: pending=0" in p.stdout,
+         "a thread blocking all signals finds none pending: %s"
+         % p.stdout.strip())
+    parse(out)
+
+
+def t_altstack():
+    # A short period so samples often land inside the 4 KiB-stack handler.
+    p, out = run(["altstack"], {"COZ_PERIOD": "50000"})
+    want(re.search(r"usr1 sent=(\d+) handled=\1\b", p.stdout) is not None,
+         "every SIGUSR1 handled on the 4 KiB sigaltstack: %s"
+         % p.stdout.strip())
+    parse(out)
+
+
+def t_sa_restart():
+    p, out = run(["restart", 3000], {"COZ_PERIOD": "20000"})
+    want("eintr=0 sigprof_restart=1" in p.stdout,
+         "blocking reads restarted: %s" % p.stdout.strip())
+    parse(out)
+
+
+# ---- 5. crash safety ----
+
+def crashed(mode, sig):
+    out = os.path.join(SCRATCH, mode + ".coz")
+    if mode == "forever":
+        e = base_env({"COZ_OUTPUT": out})
+        cmd = [os.path.join(A.bindir, "robust"), "forever"]
+        proc = subprocess.Popen(cmd, env=e, stdout=subprocess.DEVNULL)
+        time.sleep(1.5)
+        proc.send_signal(signal.SIGKILL)
+        rc = proc.wait()
+    else:
+        p, _ = run([mode], out=out, check=False)
+        rc = p.returncode
+    want(rc == -sig, "%s ended by signal %d (status %d)" % (mode, sig, rc))
+    recs = parse(out)
+    n = len(experiments(recs))
+    want(n >= 3, "%d finished experiments on file" % n)
+    malformed, exps = report_malformed(out)
+    want(malformed == 0 and exps >= n - 1,
+         "coz-report: %d malformed records, %d experiments" % (malformed, exps))
+
+
+def t_crash_segv():
+    crashed("segv", signal.SIGSEGV)
+
+
+def t_crash_abort():
+    crashed("abort", signal.SIGABRT)
+
+
+def t_crash_sigkill():
+    crashed("forever", signal.SIGKILL)
+
+
+# ---- 6. allocators ----
+
+def allocator(name, lib):
+    prog = "robust_" + name
+    path = os.path.join(A.bindir, prog)
+    if not os.path.exists(path):
+        fail("%s was not built: install %s (scripts/setup.sh)" % (prog, lib))
+    needed = subprocess.run(["readelf", "-d", path], stdout=subprocess.PIPE,
+                            text=True).stdout
+    want("lib%s" % name in needed, "%s links lib%s" % (prog, name))
+    p, out = run(["alloc"], prog=prog, timeout=60)
+    want("alloc ok=1" in p.stdout, "8 threads churned the heap")
+    profiled_ok(parse(out), 3)
+    p, out = run(["threads", 2000, 50], prog=prog, timeout=60)
+    want("joined=2000" in p.stdout, "2000 threads with %s" % name)
+
+
+def t_alloc_jemalloc():
+    allocator("jemalloc", "libjemalloc-dev")
+
+
+def t_alloc_tcmalloc():
+    allocator("tcmalloc", "libgoogle-perftools-dev")
+
+
+# ---- 7. bad input ----
+
+GARBAGE = {"U64": ["fast", "-1", "99999999999999999999999", ""],
+           "BOOL": ["maybe", "2"],
+           "PCT": ["150", "x"],
+           "CHOICE": ["magic", ""]}
+
+
+def flags():
+    with open(A.flags) as f:
+        return re.findall(r"^COZ_FLAG\((\w+), (\w+),", f.read(), re.M)
+
+
+def t_bad_env():
+    base, _ = run(["work", 150], profiled=False)
+    want_out = re.sub(r"pid=\d+", "", base.stdout)
+    tested = 0
+    for name, typ in flags():
+        var = "COZ_" + name
+        kind = "CHOICE" if typ.startswith("CHOICE") else typ
+        values = GARBAGE.get(kind, ["\x01\x7f[[garbage"])
+        for v in values:
+            if name == "OUTPUT" or (name == "PERIOD" and v == "") or (
+                    kind == "STR" and name in ("OUTPUT",)):
+                continue
+            p, out = run(["work", 150], {var: v}, check=False)
+            lines = stderr_lines(p)
+            if p.returncode != 0 or re.sub(r"pid=\d+", "", p.stdout) != want_out:
+                fail("%s=%r changed the program: status %d, %r"
+                     % (var, v, p.returncode, p.stdout))
+            if kind != "STR":
+                if len(lines) != 1 or var not in lines[0]:
+                    fail("%s=%r: want one line naming it, got %r"
+                         % (var, v, lines))
+                if os.path.exists(out) and experiments(parse(out)):
+                    fail("%s=%r: profiling should be off" % (var, v))
+            elif len(lines) > 1:
+                fail("%s=%r: more than one line: %r" % (var, v, lines))
+            tested += 1
+    want(tested >= 20, "%d garbage values, one line each, program unchanged"
+         % tested)
+
+
+def t_unwritable_output():
+    d = os.path.join(SCRATCH, "adir")
+    os.mkdir(d)
+    for path in ["/nonexistent-dir/p.coz", d, "/proc/version"]:
+        p, _ = run(["work", 150], out=path, check=False)
+        lines = stderr_lines(p)
+        want(p.returncode == 0 and "work done" in p.stdout,
+             "COZ_OUTPUT=%s: program still runs" % path)
+        want(len(lines) == 1 and "COZ_OUTPUT" in lines[0],
+             "COZ_OUTPUT=%s: one line: %r" % (path, lines))
+
+
+def t_no_debug_info():
+    p, out = run(["work", 400], prog="robust_nodebug", check=False)
+    lines = stderr_lines(p)
+    want(p.returncode == 0 and "work done" in p.stdout,
+         "program without debug info runs")
+    want(len(lines) == 1 and "-g" in lines[0], "one line: %r" % lines)
+
+
+def driver(args, cwd):
+    e = {k: v for k, v in os.environ.items()
+         if not k.startswith("COZ_")}
+    note("+ coz-cc " + " ".join(args))
+    return subprocess.run([A.driver] + args, cwd=cwd, env=e, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=120)
+
+
+def t_bad_driver_args():
+    src = os.path.join(A.srcdir, "progs", "robust.c")
+    for bad in (["--coz-progress"], ["--coz-progress="],
+                ["--coz-progress=robust.c"], ["--coz-begin=robust.c:10"],
+                ["--coz-nonsense=1"], ["--coz-skip="]):
+        p = driver(bad + ["-c", src, "-o", "x.o"], SCRATCH)
+        lines = stderr_lines(p)
+        want(p.returncode != 0 and len(lines) == 1 and "coz" in lines[0],
+             "coz-cc %s: refused in one line: %r" % (bad, lines))
+
+
+def t_missing_progress_line():
+    src = os.path.join(A.srcdir, "progs", "robust.c")
+    exe = os.path.join(SCRATCH, "robust_badline")
+    p = driver(["-g", "-O2", "--coz-progress=robust.c:99999", src,
+                "-o", exe], SCRATCH)
+    lines = stderr_lines(p)
+    want(p.returncode == 0, "a missing line does not stop the build")
+    want(len(lines) == 1 and "robust.c:99999" in lines[0],
+         "one line names it: %r" % lines)
+    e = base_env({"COZ_OUTPUT": os.path.join(SCRATCH, "badline.coz")})
+    r = subprocess.run([exe, "work", "300"], env=e, stdout=subprocess.PIPE,
+                       text=True, timeout=60)
+    want(r.returncode == 0 and "work done" in r.stdout, "the program runs")
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    ap.add_argument("test")
+    for opt in ("bindir", "srcdir", "report", "driver", "deny", "flags"):
+        ap.add_argument("--" + opt, required=True)
+    A = ap.parse_args()
+    fn = globals().get("t_" + A.test)
+    if not fn:
+        fail("no test %s" % A.test)
+    try:
+        fn()
+    finally:
+        shutil.rmtree(SCRATCH, ignore_errors=True)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
