@@ -1,0 +1,325 @@
+/* cp_clocks.c: the resource clocks and the call-path profiler's life cycle.
+ *
+ * Per thread: CPU time is a CLOCK_THREAD_CPUTIME_ID timer aimed at the
+ * thread (SIGEV_THREAD_ID); page faults and context switches are perf
+ * software counters that signal the thread (F_SETOWN_EX) when their period
+ * overflows. Bytes read/written are counted by the interposers (cp_io.c).
+ * Every clock's next period is drawn uniformly from [P/2, 3P/2) (the first
+ * from (0, P]), so sampling cannot lock onto periodic program behaviour,
+ * and each sample weighs the units the thread really consumed since its
+ * previous sample of that resource (a CPU timer fires late, at a scheduler
+ * tick; a counter disables itself at overflow and is re-enabled by the
+ * handler, so the units in between are neither sampled nor totalled).
+ *
+ * Start-up runs from the executable's .preinit_array, on its own: call
+ * paths work with or without causal experiments. */
+#include "callpath.h"
+#include "cp_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define CP_TLS __thread __attribute__((tls_model("initial-exec")))
+
+struct cp_thread {
+  bool armed;
+  bool has_timer;
+  timer_t cpu_timer;
+  int fd[CP_NRES]; /* perf counters, -1 when none */
+  uint64_t last[CP_NRES];
+  uint64_t io_acc[CP_NRES];
+  uint64_t io_next[CP_NRES];
+  uint64_t rng;
+  bool first_done[CP_NRES];
+};
+
+static CP_TLS struct cp_thread self;
+_Atomic bool cp_active;
+static pid_t cp_pid;
+static pthread_key_t cp_key;
+static int cp_signal;
+
+static uint64_t rng_next(struct cp_thread *t) {
+  uint64_t x = t->rng ? t->rng : 0x9e3779b97f4a7c15ull;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  t->rng = x;
+  return x;
+}
+
+static uint64_t jittered(struct cp_thread *t, enum cp_resource r) {
+  uint64_t p = cp_config.period[r];
+  if (!t->first_done[r]) {
+    t->first_done[r] = true;
+    return 1 + rng_next(t) % p; /* random phase in (0, P] */
+  }
+  uint64_t half = p / 2;
+  return half + rng_next(t) % (p ? p : 1) + (p == 1); /* [P/2, 3P/2) */
+}
+
+uint64_t cp_next_period(enum cp_resource r) { return jittered(&self, r); }
+
+static uint64_t thread_cpu_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void arm_cpu_timer(struct cp_thread *t) {
+  uint64_t ns = jittered(t, CP_CPU);
+  struct itimerspec its = {
+      {0, 0}, {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)}};
+  timer_settime(t->cpu_timer, 0, &its, NULL);
+}
+
+static uint64_t counter_value(int fd) {
+  uint64_t v = 0;
+  /* The system call itself: read() is interposed (cp_io.c). */
+  if (syscall(SYS_read, fd, &v, sizeof v) != (long)sizeof v)
+    return 0;
+  return v;
+}
+
+static void rearm_counter(struct cp_thread *t, enum cp_resource r) {
+  uint64_t period = jittered(t, r);
+  ioctl(t->fd[r], PERF_EVENT_IOC_PERIOD, &period);
+  ioctl(t->fd[r], PERF_EVENT_IOC_REFRESH, 1);
+}
+
+static uintptr_t interrupted_pc(void *ucv) {
+  ucontext_t *uc = ucv;
+#if defined(__x86_64__)
+  return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  return (uintptr_t)uc->uc_mcontext.pc;
+#else
+  (void)uc;
+  return 0;
+#endif
+}
+
+static void on_signal(int sig, siginfo_t *si, void *ucv) {
+  (void)sig;
+  int saved_errno = errno;
+  struct cp_thread *t = &self;
+  if (!atomic_load_explicit(&cp_active, memory_order_relaxed) || !t->armed)
+    goto out;
+  struct cp_stack st;
+  if (si->si_code == SI_TIMER) {
+    if (si->si_value.sival_int != CP_CPU || !t->has_timer)
+      goto out;
+    uint64_t now = thread_cpu_ns();
+    uint64_t w = now - t->last[CP_CPU];
+    t->last[CP_CPU] = now;
+    cp_capture_signal(&st, interrupted_pc(ucv));
+    cp_record(CP_CPU, &st, w);
+    arm_cpu_timer(t);
+    goto out;
+  }
+  for (int r = 0; r < CP_NRES; r++) {
+    if (t->fd[r] < 0 || t->fd[r] != si->si_fd)
+      continue;
+    uint64_t now = counter_value(t->fd[r]);
+    uint64_t w = now - t->last[r];
+    t->last[r] = now;
+    cp_capture_signal(&st, interrupted_pc(ucv));
+    cp_record((enum cp_resource)r, &st, w);
+    rearm_counter(t, (enum cp_resource)r);
+    break;
+  }
+out:
+  errno = saved_errno;
+}
+
+static int open_counter(uint64_t config) {
+  struct perf_event_attr a;
+  memset(&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = PERF_TYPE_SOFTWARE;
+  a.config = config;
+  a.sample_period = 1ull << 62; /* set by the first rearm */
+  a.disabled = 1;
+  a.exclude_hv = 1;
+  long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+    a.exclude_kernel = 1; /* perf_event_paranoid >= 2 */
+    fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  }
+  return (int)fd;
+}
+
+static bool start_counter(struct cp_thread *t, enum cp_resource r,
+                          uint64_t config) {
+  int fd = open_counter(config);
+  if (fd < 0)
+    return false;
+  struct f_owner_ex owner = {F_OWNER_TID, (pid_t)syscall(SYS_gettid)};
+  if (fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
+      fcntl(fd, F_SETSIG, cp_signal) != 0 ||
+      fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0) {
+    close(fd);
+    return false;
+  }
+  t->fd[r] = fd;
+  t->last[r] = 0;
+  rearm_counter(t, r);
+  return true;
+}
+
+static void thread_stop(void *arg) {
+  struct cp_thread *t = arg;
+  if (!t || !t->armed)
+    return;
+  t->armed = false;
+  if (t->has_timer)
+    timer_delete(t->cpu_timer);
+  t->has_timer = false;
+  for (int r = 0; r < CP_NRES; r++)
+    if (t->fd[r] >= 0) {
+      close(t->fd[r]);
+      t->fd[r] = -1;
+    }
+}
+
+void coz_callpath_thread_start(void) {
+  struct cp_thread *t = &self;
+  if (!atomic_load(&cp_active) || t->armed)
+    return;
+  pid_t tid = (pid_t)syscall(SYS_gettid);
+  t->rng = ((uint64_t)tid << 32) ^ (uint64_t)thread_cpu_ns() ^
+           (uint64_t)(uintptr_t)t;
+  for (int r = 0; r < CP_NRES; r++)
+    t->fd[r] = -1;
+  t->armed = true;
+  if (cp_config.enabled[CP_CPU]) {
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = cp_signal;
+    sev.sigev_value.sival_int = CP_CPU;
+    sev._sigev_un._tid = tid;
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->cpu_timer) == 0) {
+      t->has_timer = true;
+      t->last[CP_CPU] = thread_cpu_ns();
+      arm_cpu_timer(t);
+    }
+  }
+  static const struct {
+    enum cp_resource r;
+    uint64_t config;
+  } counters[] = {{CP_MINFLT, PERF_COUNT_SW_PAGE_FAULTS_MIN},
+                  {CP_MAJFLT, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
+                  {CP_CSW, PERF_COUNT_SW_CONTEXT_SWITCHES}};
+  for (size_t i = 0; i < sizeof counters / sizeof *counters; i++)
+    if (cp_config.enabled[counters[i].r] &&
+        !start_counter(t, counters[i].r, counters[i].config)) {
+      static _Atomic bool warned;
+      if (!atomic_exchange(&warned, true)) {
+        static const char msg[] =
+            "coz: COZ_CALLPATH: cannot open a perf software counter "
+            "(perf_event_open); page-fault/context-switch call paths are "
+            "off for some threads\n";
+        ssize_t unused = write(2, msg, sizeof msg - 1);
+        (void)unused;
+      }
+    }
+  pthread_setspecific(cp_key, t);
+}
+
+/* Called by the I/O interposers with the bytes a call moved. */
+void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra) {
+  struct cp_thread *t = &self;
+  /* Unarmed threads are the runtime's own (the profiler thread reading
+   * debug information) or threads started behind the runtime's back. */
+  if (!t->armed || !atomic_load_explicit(&cp_active, memory_order_relaxed))
+    return;
+  if (t->io_next[r] == 0)
+    t->io_next[r] = jittered(t, r);
+  t->io_acc[r] += n;
+  if (t->io_acc[r] < t->io_next[r])
+    return;
+  uint64_t w = t->io_acc[r];
+  t->io_acc[r] = 0;
+  t->io_next[r] = jittered(t, r);
+  struct cp_stack st;
+  cp_capture_here(&st, caller_ra);
+  cp_record(r, &st, w);
+}
+
+static void at_exit(void) {
+  if (getpid() != cp_pid || !atomic_exchange(&cp_active, false))
+    return;
+  cp_write_profile();
+}
+
+static void in_fork_child(void) { atomic_store(&cp_active, false); }
+
+static const char *env_value(char **envp, const char *name) {
+  size_t n = strlen(name);
+  for (char **e = envp; e && *e; e++)
+    if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+      return *e + n + 1;
+  return NULL;
+}
+
+static void cp_init(char **envp) {
+  const char *spec = env_value(envp, "COZ_CALLPATH");
+  if (!spec || !*spec)
+    return;
+  if (!cp_parse_spec(spec, &cp_config))
+    return;
+  const char *out = env_value(envp, "COZ_CALLPATH_OUTPUT");
+  if (!out || !*out)
+    out = "profile.callpath";
+  size_t len = strlen(out);
+  if (len >= sizeof cp_config.output) {
+    static const char msg[] = "coz: COZ_CALLPATH_OUTPUT is too long; give a "
+                              "shorter path; call paths are off\n";
+    ssize_t unused = write(2, msg, sizeof msg - 1);
+    (void)unused;
+    return;
+  }
+  memcpy(cp_config.output, out, len + 1);
+  /* A real-time signal of our own: queued, so bursts are not merged. */
+  cp_signal = SIGRTMIN + 5;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_signal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if (!cp_table_init() || sigaction(cp_signal, &sa, NULL) != 0 ||
+      pthread_key_create(&cp_key, thread_stop) != 0) {
+    static const char msg[] = "coz: COZ_CALLPATH: cannot set up the sample "
+                              "table or signal; call paths are off\n";
+    ssize_t unused = write(2, msg, sizeof msg - 1);
+    (void)unused;
+    return;
+  }
+  cp_pid = getpid();
+  atexit(at_exit);
+  pthread_atfork(NULL, NULL, in_fork_child);
+  atomic_store(&cp_active, true);
+  coz_callpath_thread_start();
+}
+
+static void preinit(int argc, char **argv, char **envp) {
+  (void)argc, (void)argv;
+  cp_init(envp);
+}
+
+/* Its own .preinit_array entry: independent of the causal profiler's
+ * start-up (which may be off or fail). */
+__attribute__((section(".preinit_array"),
+               used)) static void (*const cp_preinit_entry)(int, char **,
+                                                            char **) = preinit;

@@ -1,0 +1,90 @@
+/* cp_internal.h: shared state of the call-path profiler (runtime/callpath).
+ *
+ * Each resource is a clock: every `period` units (jittered) the thread that
+ * consumed the unit takes a stack sample, weighted by the units consumed
+ * since its previous sample. Samples go into one preallocated lock-free
+ * table (cp_table.c) and are symbolised and written at exit (cp_write.c). */
+#ifndef COZ_CP_INTERNAL_H
+#define COZ_CP_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum cp_resource {
+  CP_CPU,
+  CP_WALL,
+  CP_MINFLT,
+  CP_MAJFLT,
+  CP_CSW,
+  CP_READ,
+  CP_WRITE,
+  CP_HEAP,
+  CP_NRES
+};
+
+struct cp_resource_info {
+  const char *name;
+  const char *unit;
+  uint64_t default_period;
+};
+extern const struct cp_resource_info cp_resources[CP_NRES];
+
+/* Configuration, written once at start-up before any clock runs. */
+struct cp_config {
+  bool enabled[CP_NRES];
+  uint64_t period[CP_NRES];
+  char output[4096];
+};
+extern struct cp_config cp_config;
+extern _Atomic bool cp_active;
+
+/* Parses "res[:period],..."; false with one line on stderr when bad. */
+bool cp_parse_spec(const char *spec, struct cp_config *out);
+
+/* ---- stack capture (cp_stack.c) ---- */
+enum { CP_MAX_DEPTH = 80 };
+struct cp_stack {
+  uintptr_t pc[CP_MAX_DEPTH]; /* innermost first; return addresses - 1 */
+  unsigned depth;
+  bool truncated;
+};
+/* From a signal handler: the frames of the interrupted code. */
+void cp_capture_signal(struct cp_stack *st, uintptr_t interrupted_pc);
+/* From a runtime function called by the program: the frames from the
+ * caller whose return address is `caller_ra` outwards. */
+void cp_capture_here(struct cp_stack *st, uintptr_t caller_ra);
+
+/* ---- sample table (cp_table.c) ---- */
+struct cp_entry {
+  _Atomic uint32_t state; /* 0 free, 1 being filled, 2 ready */
+  uint32_t hash;
+  uint16_t resource;
+  uint16_t depth;
+  uint8_t truncated;
+  _Atomic uint64_t samples;
+  _Atomic uint64_t weight;
+  uintptr_t pc[CP_MAX_DEPTH];
+};
+bool cp_table_init(void);
+/* Async-signal-safe, lock-free, never allocates. */
+void cp_table_add(enum cp_resource r, const struct cp_stack *st,
+                  uint64_t weight);
+size_t cp_table_capacity(void);
+const struct cp_entry *cp_table_entry(size_t i);
+/* Per resource: every sample's weight, recorded or dropped (table full). */
+extern _Atomic uint64_t cp_total_weight[CP_NRES];
+extern _Atomic uint64_t cp_total_samples[CP_NRES];
+extern _Atomic uint64_t cp_dropped_samples[CP_NRES];
+
+/* Records one sample of resource r of `weight` units at stack st. */
+void cp_record(enum cp_resource r, const struct cp_stack *st, uint64_t weight);
+
+/* ---- per-thread state (cp_clocks.c) ---- */
+uint64_t cp_next_period(enum cp_resource r);
+
+/* ---- output (cp_write.c) ---- */
+void cp_write_profile(void);
+
+#endif /* COZ_CP_INTERNAL_H */
