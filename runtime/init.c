@@ -97,14 +97,14 @@ void coz_start_profiler_thread(void) {
   /* Signals for samples go to the threads sampled, never to this one. */
   sigset_t all, old;
   sigfillset(&all);
-  pthread_sigmask(SIG_BLOCK, &all, &old);
+  coz_real_sigmask(SIG_BLOCK, &all, &old); /* not signal_guard.c's */
   pthread_t th;
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   int r = COZ_REAL(pthread_create)(&th, &attr, coz_profiler_main, NULL);
   pthread_attr_destroy(&attr);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  coz_real_sigmask(SIG_SETMASK, &old, NULL);
   if (r != 0) {
     atomic_store(&coz_profiler_started, false);
     coz_log_error("cannot start the profiler thread (%s); no experiments "

@@ -91,6 +91,15 @@ def pids_of(recs, typ):
     return {int(r["pid"]) for t, r in recs if t == typ}
 
 
+def on_work_line(recs):
+    """Samples are counted in CPU time, which a loaded machine hands out
+    sparingly: ask for some, and for most of them on the work line."""
+    n = samples_at(recs, "LINE_WORK")
+    total = sum(int(r["count"]) for t, r in recs if t == "samples")
+    want(n >= 10 and n >= 0.5 * total,
+         "samples land on the work line (%d of %d)" % (n, total))
+
+
 def samples_at(recs, marker):
     line = line_of(marker)
     return sum(int(r["count"]) for t, r in recs
@@ -140,9 +149,7 @@ def t_timer_forced():
          "forced timer sampler says nothing about perf: %r" % p.stderr)
     recs = parse(out)
     profiled_ok(recs, 3)
-    want(samples_at(recs, "LINE_WORK") > 100,
-         "timer samples land on the work line (%d)"
-         % samples_at(recs, "LINE_WORK"))
+    on_work_line(recs)
 
 
 def denied(err):
@@ -154,9 +161,7 @@ def denied(err):
          "perf denied with %s: one line on stderr: %r" % (err, lines))
     recs = parse(out)
     profiled_ok(recs, 3)
-    want(samples_at(recs, "LINE_WORK") > 100,
-         "timer samples land on the work line (%d)"
-         % samples_at(recs, "LINE_WORK"))
+    on_work_line(recs)
     # Many threads: still one line, not one per thread.
     p, out = run(["threads", 400, 40], wrap=wrap)
     lines = stderr_lines(p)
@@ -289,7 +294,7 @@ def t_ctor_thread():
     want("ctor thread joined" in p.stdout, "constructor thread ran")
     recs = parse(out)
     # main only waits: work-line samples come from the constructor's thread.
-    want(samples_at(recs, "LINE_WORK") > 50,
+    want(samples_at(recs, "LINE_WORK") >= 10,
          "constructor thread sampled (%d)" % samples_at(recs, "LINE_WORK"))
 
 
@@ -347,7 +352,7 @@ def t_altstack():
 
 
 def t_sa_restart():
-    p, out = run(["restart", 3000], {"COZ_PERIOD": "20000"})
+    p, out = run(["restart", 1000], {"COZ_PERIOD": "20000"})
     want("eintr=0 sigprof_restart=1" in p.stdout,
          "blocking reads restarted: %s" % p.stdout.strip())
     parse(out)
