@@ -4,12 +4,14 @@
  * runs subcommand NAME. Add a subcommand by adding a row here and its
  * function in its own file.
  */
+#include "callpath.h"
 #include "subcommands.h"
 
 #include <string.h>
 
 static const struct cr_subcommand cr_subcommands[] = {
     {"report", cr_report_main, "analyse profiles (the default)"},
+    {"callpath", cr_callpath_main, "call-path profiles of a resource"},
 };
 
 int main(int argc, char **argv) {

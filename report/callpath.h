@@ -1,0 +1,81 @@
+/* callpath.h: call-path profiles (docs/callpath.md) from the runtime's
+ * profile.callpath: the function profile (body plus descendants), the
+ * downward profile rooted at a function and the upward profile of the paths
+ * ending at one, computed as the seed paper's appendix does (a call path is
+ * credited at most once per sample; recursion is folded by canonicalising
+ * the path back to the earlier occurrence of a repeated function). */
+#ifndef COZ_REPORT_CALLPATH_H
+#define COZ_REPORT_CALLPATH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct cpr_resource {
+  char *name, *unit;
+  uint64_t period; /* of the first run that used it */
+  uint64_t samples, total, dropped;
+};
+
+struct cpr_stack {
+  size_t resource;
+  uint64_t samples, weight;
+  size_t n;
+  unsigned *fn; /* function ids, root (outermost) first */
+};
+
+struct cpr_data {
+  struct cpr_resource *res;
+  size_t n_res;
+  struct cpr_stack *stacks;
+  size_t n_stacks, cap_stacks;
+  char **names; /* function names by id */
+  size_t n_names, cap_names;
+  void *name_index;
+  size_t bad_lines;
+};
+
+/* Reads one file into d (several files accumulate). Returns 0, or -1 with
+ * one line on stderr when the file cannot be read. Malformed lines are
+ * counted in bad_lines and reported once per file. */
+int cpr_read_file(struct cpr_data *d, const char *path);
+void cpr_free(struct cpr_data *d);
+/* Index of a resource by name, or -1. */
+long cpr_find_resource(const struct cpr_data *d, const char *name);
+/* Function id by name, or -1. */
+long cpr_find_function(const struct cpr_data *d, const char *name);
+
+enum cpr_kind { CPR_FUNCTIONS, CPR_DOWN, CPR_UP };
+
+struct cpr_row {
+  unsigned *path; /* function ids in call order */
+  size_t n;
+  uint64_t samples, weight;
+};
+
+struct cpr_rows {
+  struct cpr_row *rows;
+  size_t n;
+};
+
+/* Rows sorted by weight (descending). For CPR_FUNCTIONS `root` is unused
+ * and every row has one function. */
+int cpr_profile(const struct cpr_data *d, size_t resource, enum cpr_kind kind,
+                unsigned root, struct cpr_rows *out);
+void cpr_rows_free(struct cpr_rows *r);
+
+/* Prints one profile in the seed's layout; rows whose fraction is below
+ * threshold are hidden (and counted in a footer line). */
+void cpr_print(FILE *f, const struct cpr_data *d, size_t resource,
+               enum cpr_kind kind, const char *root,
+               const struct cpr_rows *rows, double threshold);
+
+/* HTML: an icicle view (inline SVG) of the downward profile of every stack
+ * of a resource, for the report's page. */
+void cpr_write_icicle_svg(FILE *f, const struct cpr_data *d, size_t resource,
+                          double threshold);
+
+/* The `coz-report callpath` subcommand. */
+int cr_callpath_main(int argc, char **argv);
+
+#endif /* COZ_REPORT_CALLPATH_H */
