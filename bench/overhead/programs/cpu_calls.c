@@ -10,8 +10,8 @@ __attribute__((noinline)) static long fib(long n) {
 
 int main(void) {
   long sum = 0;
-  for (int i = 0; i < 40; ++i) {
-    sum += fib(27 + (i & 1));
+  for (int i = 0; i < 200; ++i) {
+    sum += fib(31 + (i & 1));
     COZ_PROGRESS;
   }
   printf("fib sum %ld\n", sum);

@@ -13,7 +13,7 @@ int main(void) {
       b[i][j] = (double)((i + j * 7) % 13) / 13.0;
     }
   double trace = 0;
-  for (int rep = 0; rep < 12; ++rep) {
+  for (int rep = 0; rep < 400; ++rep) {
     for (int i = 0; i < N; ++i) {
       for (int j = 0; j < N; ++j)
         c[i][j] = 0;
@@ -21,7 +21,7 @@ int main(void) {
         for (int j = 0; j < N; ++j)
           c[i][j] += a[i][k] * b[k][j];
     }
-    trace += c[rep][rep];
+    trace += c[rep % N][rep % N];
     COZ_PROGRESS;
   }
   printf("trace %.6f\n", trace);

@@ -1,5 +1,5 @@
 /* Synchronization-heavy: one thread takes and releases an uncontended mutex
- * millions of times, so every call goes through a coz-cc checkpoint. */
+ * 300 million times, so every call goes through a coz-cc checkpoint. */
 #define _POSIX_C_SOURCE 200809L
 #include <coz.h>
 #include <pthread.h>
@@ -9,7 +9,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long counter;
 
 int main(void) {
-  for (int round = 0; round < 20; ++round) {
+  for (int round = 0; round < 300; ++round) {
     for (int i = 0; i < 1000000; ++i) {
       pthread_mutex_lock(&lock);
       counter++;

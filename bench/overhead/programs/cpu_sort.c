@@ -17,7 +17,7 @@ int main(void) {
   if (!v)
     return 1;
   uint64_t rng = 42, check = 0;
-  for (int round = 0; round < 12; ++round) {
+  for (int round = 0; round < 40; ++round) {
     for (int i = 0; i < N; ++i) {
       rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
       v[i] = (uint32_t)(rng >> 32);
