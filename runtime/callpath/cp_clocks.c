@@ -1,15 +1,16 @@
 /* cp_clocks.c: the resource clocks and the call-path profiler's life cycle.
  *
- * Per thread: CPU time is a CLOCK_THREAD_CPUTIME_ID timer aimed at the
- * thread (SIGEV_THREAD_ID); page faults and context switches are perf
- * software counters that signal the thread (F_SETOWN_EX) when their period
- * overflows. Bytes read/written are counted by the interposers (cp_io.c).
- * Every clock's next period is drawn uniformly from [P/2, 3P/2) (the first
- * from (0, P]), so sampling cannot lock onto periodic program behaviour,
- * and each sample weighs the units the thread really consumed since its
- * previous sample of that resource (a CPU timer fires late, at a scheduler
- * tick; a counter disables itself at overflow and is re-enabled by the
- * handler, so the units in between are neither sampled nor totalled).
+ * Per thread: CPU time is perf's task clock, or where perf is denied a
+ * CLOCK_THREAD_CPUTIME_ID timer aimed at the thread (SIGEV_THREAD_ID);
+ * page faults and context switches are perf software counters that signal the
+ * thread (F_SETOWN_EX) when their period overflows. Bytes read/written are
+ * counted by the interposers (cp_io.c). Every clock's next period is drawn
+ * uniformly from [P/2, 3P/2) (the first from (0, P]), so sampling cannot lock
+ * onto periodic program behaviour, and each sample weighs the units the thread
+ * really consumed since its previous sample of that resource (a CPU timer fires
+ * late, at a scheduler tick; a counter disables itself at overflow and is
+ * re-enabled by the handler, so the units in between are neither sampled nor
+ * totalled).
  *
  * Start-up runs from the executable's .preinit_array, on its own: call
  * paths work with or without causal experiments. */
@@ -48,6 +49,7 @@ _Atomic bool cp_active;
 static pid_t cp_pid;
 static pthread_key_t cp_key;
 static int cp_signal;
+static bool cp_ready; /* configured by preinit */
 
 static uint64_t rng_next(struct cp_thread *t) {
   uint64_t x = t->rng ? t->rng : 0x9e3779b97f4a7c15ull;
@@ -202,7 +204,10 @@ void coz_callpath_thread_start(void) {
   for (int r = 0; r < CP_NRES; r++)
     t->fd[r] = -1;
   t->armed = true;
-  if (cp_config.enabled[CP_CPU]) {
+  /* CPU time: perf's task clock (an hrtimer, so samples come at the
+   * period, not only at scheduler ticks), else a POSIX CPU-time timer. */
+  if (cp_config.enabled[CP_CPU] &&
+      !start_counter(t, CP_CPU, PERF_COUNT_SW_TASK_CLOCK)) {
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
     sev.sigev_notify = SIGEV_THREAD_ID;
@@ -244,6 +249,9 @@ void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra) {
    * debug information) or threads started behind the runtime's back. */
   if (!t->armed || !atomic_load_explicit(&cp_active, memory_order_relaxed))
     return;
+  /* The total counts every byte, so the bytes after a thread's last
+   * sample still make the fractions smaller rather than vanish. */
+  atomic_fetch_add_explicit(&cp_total_weight[r], n, memory_order_relaxed);
   if (t->io_next[r] == 0)
     t->io_next[r] = jittered(t, r);
   t->io_acc[r] += n;
@@ -254,7 +262,8 @@ void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra) {
   t->io_next[r] = jittered(t, r);
   struct cp_stack st;
   cp_capture_here(&st, caller_ra);
-  cp_record(r, &st, w);
+  atomic_fetch_add_explicit(&cp_total_samples[r], 1, memory_order_relaxed);
+  cp_table_add(r, &st, w);
 }
 
 static void at_exit(void) {
@@ -307,6 +316,16 @@ static void cp_init(char **envp) {
     return;
   }
   cp_pid = getpid();
+  cp_ready = true;
+}
+
+/* Sampling starts here rather than in preinit, and the exit handler is
+ * registered here, after the causal profiler's (registered from its
+ * preinit): it then runs before that one, so neither the causal profile's
+ * start-up nor its shutdown records count as bytes the program wrote. */
+__attribute__((constructor(101))) static void cp_start(void) {
+  if (!cp_ready || getpid() != cp_pid)
+    return;
   atexit(at_exit);
   pthread_atfork(NULL, NULL, in_fork_child);
   atomic_store(&cp_active, true);
