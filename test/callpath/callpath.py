@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Call-path profile tests (docs/callpath.md).
+
+Each test runs a program whose resource use per call path is known by
+construction, with COZ_CALLPATH set, then parses `coz-report callpath`
+output and checks the function, downward and upward fractions. Sampled
+numbers are checked on the median of RUNS runs, within TOL (absolute).
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+RUNS = 3
+TOL = 0.03
+ROW = re.compile(r'^(\d+\.\d+) (?:\((.*)\)|(\S+)) \[(\d+)\]$')
+
+
+def run_program(args, name, spec, workdir, tag):
+    out = os.path.join(workdir, f'{tag}.callpath')
+    if os.path.exists(out):
+        os.unlink(out)
+    env = dict(os.environ, COZ_CALLPATH=spec, COZ_CALLPATH_OUTPUT=out,
+               COZ_QUIET='1', COZ_OUTPUT=os.path.join(workdir, 'profile.coz'))
+    p = subprocess.run([os.path.join(args.bindir, name)], env=env,
+                       cwd=workdir, capture_output=True, text=True,
+                       timeout=240)
+    if p.returncode != 0:
+        sys.exit(f'FAIL: {name} exited {p.returncode}: {p.stderr}')
+    if not os.path.exists(out):
+        sys.exit(f'FAIL: {name} wrote no call-path file ({p.stderr})')
+    return out, p.stdout
+
+
+def report(args, path, *opts):
+    p = subprocess.run([args.report, 'callpath', *opts, path],
+                       capture_output=True, text=True, timeout=60)
+    if p.returncode != 0:
+        sys.exit(f'FAIL: coz-report callpath {opts}: {p.stderr}')
+    return p.stdout
+
+
+def rows(text):
+    """{path tuple: (fraction, samples)} of every profile in text, keyed
+    by the kind ('function', 'down', 'up')."""
+    out, kind = {}, None
+    for line in text.splitlines():
+        if line.startswith('Body+Descendants'):
+            kind = 'function'
+        elif line.startswith('Downward'):
+            kind = 'down'
+        elif line.startswith('Upward'):
+            kind = 'up'
+        m = ROW.match(line)
+        if m and kind:
+            path = tuple((m.group(2) or m.group(3)).split())
+            out.setdefault(kind, {})[path] = (float(m.group(1)),
+                                              int(m.group(4)))
+    return out
+
+
+def frac(table, kind, *path):
+    return table.get(kind, {}).get(tuple(path), (0.0, 0))[0]
+
+
+def check(label, got, want, tol=TOL):
+    ok = abs(got - want) <= tol
+    print(f'{"ok  " if ok else "FAIL"} {label}: {got:.4f} (want {want:.4f} '
+          f'+- {tol})')
+    return ok
+
+
+def median_of(args, prog, spec, resource, queries, workdir):
+    """queries: list of (kind, root, path); returns the medians."""
+    runs = []
+    for i in range(RUNS):
+        out, _ = run_program(args, prog, spec, workdir, f'{prog}{i}')
+        values = []
+        for kind, root, path in queries:
+            opts = ['--resource', resource, '--threshold', '0']
+            if kind != 'function':
+                opts += ['--root', root, '--' + kind]
+            values.append(frac(rows(report(args, out, *opts)), kind, *path))
+        runs.append(values)
+    return [statistics.median(r[i] for r in runs)
+            for i in range(len(queries))]
+
+
+def io_test(args, workdir, resource):
+    # 1 MiB through path_a, 3 MiB through path_b; other I/O of the
+    # process is none, so the fractions are exactly 0.25 and 0.75.
+    q = [('function', None, ['path_a']), ('function', None, ['path_b']),
+         ('function', None, ['move_chunk']),
+         ('down', 'main', ['main', 'path_a', 'move_chunk']),
+         ('down', 'main', ['main', 'path_b', 'move_chunk']),
+         ('up', 'move_chunk', ['path_a', 'move_chunk']),
+         ('up', 'move_chunk', ['path_b', 'move_chunk'])]
+    a, b, m, da, db, ua, ub = median_of(
+        args, 'cp_io', f'{resource}:4096', resource, q, workdir)
+    ok = check('function path_a', a, 0.25)
+    ok &= check('function path_b', b, 0.75)
+    ok &= check('function move_chunk', m, 1.0)
+    ok &= check('down (main path_a move_chunk)', da, 0.25)
+    ok &= check('down (main path_b move_chunk)', db, 0.75)
+    ok &= check('up (path_a move_chunk)', ua, 0.25)
+    ok &= check('up (path_b move_chunk)', ub, 0.75)
+    return ok
+
+
+def faults_test(args, workdir):
+    # N fresh pages touched in path_a, 3N in path_b (N = 2048, 4 rounds):
+    # 32768 faults of the process' ~33000. The pair splits 1:3.
+    q = [('function', None, ['path_a']), ('function', None, ['path_b']),
+         ('down', 'main', ['main', 'path_a', 'touch_pages']),
+         ('down', 'main', ['main', 'path_b', 'touch_pages']),
+         ('up', 'touch_pages', ['path_a', 'touch_pages']),
+         ('up', 'touch_pages', ['path_b', 'touch_pages'])]
+    a, b, da, db, ua, ub = median_of(args, 'cp_faults', 'minflt:16',
+                                     'minflt', q, workdir)
+    ok = check('faults path_a + path_b of all', a + b, 0.99, 0.02)
+    ok &= check('function path_a share of the pair', a / (a + b), 0.25)
+    ok &= check('down (main path_a touch_pages) share', da / (da + db), 0.25)
+    ok &= check('up (path_b touch_pages) share', ub / (ua + ub), 0.75)
+    ok &= check('down = function for path_b', db, b, 0.005)
+    return ok
+
+
+def process_db_test(args, workdir):
+    # The program measures each phase with its own thread CPU clock; the
+    # profile's fractions of the two qsort call paths must agree.
+    shares, measured = [], []
+    for i in range(RUNS):
+        out, stdout = run_program(args, 'cp_process_db', 'cpu', workdir,
+                                  f'db{i}')
+        phase = {k: int(v) for k, v in
+                 re.findall(r'^phase (\S+) (\d+)$', stdout, re.M)}
+        fn = rows(report(args, out, '--resource', 'cpu', '--threshold', '0'))
+        # glibc's qsort tail-calls qsort_r: whichever the stacks show.
+        qs = max(('qsort', 'qsort_r'),
+                 key=lambda n: frac(fn, 'function', n))
+        up = rows(report(args, out, '--resource', 'cpu', '--root', qs,
+                         '--up', '--threshold', '0'))
+        down = rows(report(args, out, '--resource', 'cpu', '--root', 'main',
+                           '--down', '--threshold', '0'))
+        u = frac(up, 'up', 'uniquify_db', qs)
+        p = frac(up, 'up', 'print_salary_stats', qs)
+        du = frac(down, 'down', 'main', 'uniquify_db')
+        dp = frac(down, 'down', 'main', 'print_salary_stats')
+        shares.append((u / (u + p), du / (du + dp),
+                       frac(fn, 'function', 'uniquify_db') /
+                       frac(fn, 'function', 'main')))
+        measured.append((phase['uniquify_db'] /
+                         (phase['uniquify_db'] + phase['print_salary_stats']),
+                         phase['uniquify_db'] / phase['main']))
+    med = [statistics.median(s[i] for s in shares) for i in range(3)]
+    want = [statistics.median(m[i] for m in measured) for i in range(2)]
+    ok = check('up: (uniquify_db qsort) share of the two qsort paths',
+               med[0], want[0])
+    ok &= check('down: (main uniquify_db) share of the two paths', med[1],
+                want[0])
+    ok &= check('function uniquify_db / main', med[2], want[1], 0.04)
+    ok &= check('the two paths differ widely', med[0], 0.75, 0.15)
+    return ok
+
+
+def recursive_test(args, workdir):
+    # Every level of rec() does the same work: walk_a -> rec x12,
+    # walk_b -> rec x4. A function counts once per sample however often it
+    # is on the stack, so rec is 1.0 (not 1.0 x depth).
+    q = [('function', None, ['rec']), ('function', None, ['walk_a']),
+         ('function', None, ['walk_b']),
+         ('down', 'rec', ['rec', 'rec']), ('down', 'rec', ['rec', 'work']),
+         ('up', 'rec', ['walk_a', 'rec']), ('up', 'rec', ['rec', 'rec']),
+         ('down', 'walk_a', ['walk_a', 'rec', 'rec'])]
+    r, a, b, rr, rw, ua, urr, war = median_of(args, 'cp_recursive', 'cpu',
+                                              'cpu', q, workdir)
+    ok = check('function rec (once per sample)', r, 1.0, 0.01)
+    ok &= check('function walk_a', a / r, 0.75)
+    ok &= check('function walk_b', b / r, 0.25)
+    ok &= check('down (rec rec): two or more levels', rr / r, 14 / 16)
+    ok &= check('down (rec work)', rw / r, 1.0, 0.01)
+    ok &= check('up (walk_a rec)', ua / r, 0.75)
+    ok &= check('up (rec rec)', urr / r, 14 / 16)
+    ok &= check('down (walk_a rec rec): 11 of walk_a\'s 12 levels', war / r,
+                0.75 * 11 / 12)
+    return ok
+
+
+def report_cli_test(args, workdir):
+    """Bad inputs get one clear line; the threshold hides rows; the HTML
+    page holds the icicle view."""
+    out, _ = run_program(args, 'cp_io', 'read:4096', workdir, 'cli')
+    ok = True
+    bad = [(['--resource', 'heap'], 'no resource'),
+           (['--root', 'no_such_fn'], 'on no sampled stack'),
+           (['--down'], 'need --root'),
+           (['--threshold', '2'], 'fraction from 0 to 1')]
+    for opts, msg in bad:
+        p = subprocess.run([args.report, 'callpath', *opts, out],
+                           capture_output=True, text=True)
+        good = p.returncode == 2 and msg in p.stderr and \
+            len(p.stderr.strip().splitlines()) == 1
+        print(f'{"ok  " if good else "FAIL"} {opts}: {p.stderr.strip()}')
+        ok &= good
+    missing = os.path.join(workdir, 'missing.callpath')
+    p = subprocess.run([args.report, 'callpath', missing],
+                       capture_output=True, text=True)
+    good = p.returncode == 2 and 'COZ_CALLPATH' in p.stderr
+    print(f'{"ok  " if good else "FAIL"} missing file: {p.stderr.strip()}')
+    ok &= good
+    text = report(args, out, '--threshold', '0.5')
+    shown = rows(text).get('function', {})
+    good = ('path_b',) in shown and ('path_a',) not in shown and \
+        'below the threshold' in text
+    print(f'{"ok  " if good else "FAIL"} threshold 0.5 hides path_a')
+    ok &= good
+    html = os.path.join(workdir, 'cp.html')
+    report(args, out, '--html', html)
+    page = open(html).read()
+    good = '<svg' in page and 'path_b' in page and 'move_chunk' in page
+    print(f'{"ok  " if good else "FAIL"} HTML icicle view')
+    ok &= good
+    bad_env = subprocess.run(
+        [os.path.join(args.bindir, 'cp_io')], cwd=workdir,
+        env=dict(os.environ, COZ_CALLPATH='cpu,bogus', COZ_QUIET='1'),
+        capture_output=True, text=True)
+    lines = [l for l in bad_env.stderr.splitlines() if 'COZ_CALLPATH' in l]
+    good = bad_env.returncode == 0 and len(lines) == 1 and 'bogus' in lines[0]
+    print(f'{"ok  " if good else "FAIL"} bad COZ_CALLPATH: one line, program '
+          f'runs: {lines}')
+    ok &= good
+    return ok
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--bindir', required=True)
+    ap.add_argument('--report', required=True)
+    ap.add_argument('test')
+    args = ap.parse_args()
+    tests = {
+        'io_read': lambda w: io_test(args, w, 'read'),
+        'io_write': lambda w: io_test(args, w, 'write'),
+        'faults': lambda w: faults_test(args, w),
+        'process_db': lambda w: process_db_test(args, w),
+        'recursive': lambda w: recursive_test(args, w),
+        'report_cli': lambda w: report_cli_test(args, w),
+    }
+    with tempfile.TemporaryDirectory() as w:
+        ok = tests[args.test](w)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == '__main__':
+    main()
