@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +126,13 @@ void coz_out_flush(struct coz_out *o) {
     do
       n = write(out_fd, o->buf, o->len);
     while (n < 0 && errno == EINTR);
-    /* A short write on a regular file means the disk is full; nothing
-     * better to do than keep the program running. */
+    /* A path that opens but does not take writes (/proc files, /dev/full,
+     * a full disk): say so once, and keep the program running. */
+    static atomic_flag said = ATOMIC_FLAG_INIT;
+    if ((n < 0 || (size_t)n != o->len) && !atomic_flag_test_and_set(&said))
+      coz_log_error("cannot write the profile %s (%s): set COZ_OUTPUT to a "
+                    "writable file; the profile is incomplete",
+                    coz_config.OUTPUT, n < 0 ? strerror(errno) : "short write");
   }
   o->len = 0;
   o->failed = false;

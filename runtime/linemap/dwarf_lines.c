@@ -136,8 +136,17 @@ static int read_unit(Dwarf_Debug dbg, const struct coz_line_sections *s,
       drop_error(dbg, &err);
       comp_dir = NULL;
     }
-    had_lines =
-        coz_line_program_decode(s, offset, comp_dir, sink, files_only) == 0;
+    char *name = NULL;
+    if (sink->unit &&
+        dwarf_die_text(die, DW_AT_name, &name, &err) != DW_DLV_OK) {
+      drop_error(dbg, &err);
+      name = NULL;
+    }
+    if (!sink->unit || sink->unit(sink->ctx, name, comp_dir))
+      had_lines =
+          coz_line_program_decode(s, offset, comp_dir, sink, files_only) == 0;
+    if (name)
+      dwarf_dealloc(dbg, name, DW_DLA_STRING);
     if (comp_dir)
       dwarf_dealloc(dbg, comp_dir, DW_DLA_STRING);
   }

@@ -22,6 +22,9 @@ struct coz_dwarf_sink {
   /* The current sequence ended. */
   void (*end_sequence)(void *ctx);
   void *ctx;
+  /* Optional (NULL: every unit): whether to read the unit whose main file
+   * is name (as DWARF spells it) in comp_dir (either may be NULL). */
+  bool (*unit)(void *ctx, const char *name, const char *comp_dir);
 };
 
 struct coz_dwarf_object;

@@ -126,6 +126,17 @@ static void *sink_file(void *ctx, const char *path, const char *comp_dir) {
   return f->in_scope ? f : NULL;
 }
 
+/* Units of the runtime's own sources are skipped whole: the system
+ * headers inlined into them (stdatomic.h, stdio2.h) are runtime code too,
+ * and would otherwise look like the program's lines. */
+static bool sink_unit(void *ctx, const char *name, const char *comp_dir) {
+  (void)ctx;
+  char buf[PATH_MAX];
+  size_t len = name ? coz_path_normalize(buf, sizeof buf, comp_dir, name) : 0;
+  return !(len > g_cfg.runtime_dir_len && g_cfg.runtime_dir_len &&
+           memcmp(buf, g_cfg.runtime_dir, g_cfg.runtime_dir_len) == 0);
+}
+
 static void sink_range(void *ctx, uint64_t lo, uint64_t hi, void *file,
                        uint32_t lineno) {
   struct read_ctx *rc = ctx;
@@ -161,7 +172,8 @@ static struct coz_objmap *read_object(const struct coz_loaded *o,
   if (!obj)
     return NULL;
   struct read_ctx rc = {0};
-  struct coz_dwarf_sink sink = {sink_file, sink_range, sink_end_sequence, &rc};
+  struct coz_dwarf_sink sink = {sink_file, sink_range, sink_end_sequence, &rc,
+                                sink_unit};
   /* Objects join the default binary scope by holding code of a default
    * file. When only default files are in scope, reading the lines settles
    * that by itself; with source patterns, the file tables are checked

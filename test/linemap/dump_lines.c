@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: no DWARF line table found\n", argv[1]);
     return 1;
   }
-  struct coz_dwarf_sink sink = {on_file, on_range, on_end, NULL};
+  struct coz_dwarf_sink sink = {on_file, on_range, on_end, NULL, NULL};
   long units = coz_dwarf_read_lines(obj, &sink, false);
   coz_dwarf_close(obj);
   return units > 0 ? 0 : 1;

@@ -56,8 +56,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   /* The filter must really deny, or tests built on it would prove nothing. */
-  if (syscall(__NR_perf_event_open, NULL, 0, -1, -1, 0) != -1 ||
-      errno != err) {
+  if (syscall(__NR_perf_event_open, NULL, 0, -1, -1, 0) != -1 || errno != err) {
     fprintf(stderr, "deny_perf: the filter does not deny perf_event_open\n");
     return 2;
   }

@@ -215,7 +215,7 @@ def exec_like(mode):
     want(child in pids_of(recs, "startup") and
          child in pids_of(recs, "shutdown"),
          "the exec'd program (pid %d) profiled itself" % child)
-    want(len(experiments(recs, child)) >= 2,
+    want(len(experiments(recs, child)) >= 1,
          "its experiments: %d" % len(experiments(recs, child)))
     want(len(pids_of(recs, "startup")) == 2, "parent and child both profiled")
 
@@ -308,21 +308,27 @@ def t_pthread_exit_main():
 # ---- 4. signals ----
 
 def counts(p):
-    m = re.search(r"own=(\d+) stray=(\d+)", p.stdout)
+    m = re.search(r"own=(\d+) stray=(\d+) wall_ms=(\d+)", p.stdout)
     if not m:
         fail("no counts in %r" % p.stdout)
-    return int(m.group(1)), int(m.group(2))
+    return int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
 def own_handler(mode):
+    """The program's 10 ms interval timer: ITIMER_PROF ticks in process CPU
+    time (the same 0.6 s with or without profiling), ITIMER_REAL in wall
+    time (which a loaded machine stretches; expirations while one signal is
+    pending merge, hence the loose lower bound)."""
     base, _ = run([mode], profiled=False)
-    own0, stray0 = counts(base)
+    own0, stray0, _ = counts(base)
     p, out = run([mode])
-    own, stray = counts(p)
+    own, stray, wall = counts(p)
     want(stray == 0, "%s: the program's handler saw no foreign signal "
          "(stray=%d; unprofiled %d)" % (mode, stray, stray0))
-    want(0.5 * own0 <= own <= 1.5 * own0,
-         "%s: its own timer signals %d vs %d unprofiled" % (mode, own, own0))
+    lo, hi = (0.5 * own0, 1.5 * own0) if mode == "sigprof" else (
+        0.3 * wall / 10, wall / 10 + 5)
+    want(lo <= own <= hi, "%s: its own timer signals %d (%.0f..%.0f; "
+         "unprofiled %d)" % (mode, own, lo, hi, own0))
     parse(out)
 
 
@@ -352,7 +358,7 @@ def t_altstack():
 
 
 def t_sa_restart():
-    p, out = run(["restart", 1000], {"COZ_PERIOD": "20000"})
+    p, out = run(["restart", 1000], {"COZ_PERIOD": "100000"})
     want("eintr=0 sigprof_restart=1" in p.stdout,
          "blocking reads restarted: %s" % p.stdout.strip())
     parse(out)
@@ -464,7 +470,7 @@ def t_bad_env():
 def t_unwritable_output():
     d = os.path.join(SCRATCH, "adir")
     os.mkdir(d)
-    for path in ["/nonexistent-dir/p.coz", d, "/proc/version"]:
+    for path in ["/nonexistent-dir/p.coz", d, "/proc/version", "/dev/full"]:
         p, _ = run(["work", 150], out=path, check=False)
         lines = stderr_lines(p)
         want(p.returncode == 0 and "work done" in p.stdout,

@@ -5,9 +5,9 @@
  *
  *   robust work MS            spin MS ms (the baseline workload)
  *   robust fork               a forked child works, starts a thread, exits 3
- *   robust exec               a forked child execs this program (work 400)
+ *   robust exec               a forked child execs this program (work 600)
  *   robust vfork              vfork+_exit, vfork+exec, then work
- *   robust spawn              posix_spawn of this program (work 400)
+ *   robust spawn              posix_spawn of this program (work 600)
  *   robust threads N CONC     N threads in all, CONC alive at once
  *   robust detached N         N detached threads; main waits on a counter
  *   robust ctor               joins a thread a constructor started
@@ -180,6 +180,7 @@ static int run_itimer(int sig, int which, double cpu) {
   struct itimerval it = {{0, 10000}, {0, 10000}}; /* 10 ms */
   setitimer(which, &it, NULL);
   uint64_t x = 3;
+  double t0 = now_s();
   clock_t end = clock() + (clock_t)(cpu * CLOCKS_PER_SEC);
   while (clock() < end) {
     SPIN(20000, x);
@@ -187,8 +188,8 @@ static int run_itimer(int sig, int which, double cpu) {
   }
   struct itimerval off = {{0, 0}, {0, 0}};
   setitimer(which, &off, NULL);
-  printf("own=%ld stray=%ld x=%d\n", (long)own_signals, (long)stray_signals,
-         (int)(x & 1) * 0);
+  printf("own=%ld stray=%ld wall_ms=%d x=%d\n", (long)own_signals,
+         (long)stray_signals, (int)((now_s() - t0) * 1000), (int)(x & 1) * 0);
   return 0;
 }
 
@@ -320,7 +321,7 @@ int main(int argc, char **argv) {
     uint64_t x = work_for(0.2, 1);
     pid_t pid = fork();
     if (pid == 0) {
-      execl(self_path, self_path, "work", "400", (char *)NULL);
+      execl(self_path, self_path, "work", "600", (char *)NULL);
       _exit(127);
     }
     int st = wait_status(pid);
@@ -347,7 +348,7 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "spawn") == 0) {
     uint64_t x = work_for(0.2, 1);
     pid_t pid;
-    char *args[] = {(char *)self_path, "work", "400", NULL};
+    char *args[] = {(char *)self_path, "work", "600", NULL};
     int r = posix_spawn(&pid, self_path, NULL, NULL, args, environ);
     int st = r == 0 ? wait_status(pid) : -r;
     x = work_for(0.2, x);
