@@ -75,6 +75,11 @@ void cpr_print(FILE *f, const struct cpr_data *d, size_t resource,
 void cpr_write_icicle_svg(FILE *f, const struct cpr_data *d, size_t resource,
                           double threshold);
 
+/* The HTML page's call-path sections: the call-path file beside each
+ * causal profile (NAME.coz -> NAME.callpath, else profile.callpath in the
+ * same directory), an icicle view per resource; nothing when none exists. */
+void cpr_write_html_sections(FILE *f, const char *const *inputs, size_t n);
+
 /* The `coz-report callpath` subcommand. */
 int cr_callpath_main(int argc, char **argv);
 

@@ -5,6 +5,7 @@
  * point names, source text) goes through cr_html_escape. The sort buttons
  * reorder the plots by the data-* keys written for each plot.
  */
+#include "callpath.h"
 #include "output.h"
 
 #include <math.h>
@@ -177,6 +178,8 @@ int cr_write_html(FILE *f, const struct cr_report *rep) {
     cr_html_escape(f, r->guidance.message);
     fputs("</p>\n", f);
   }
+  /* Call paths beside the causal plots (docs/callpath.md). */
+  cpr_write_html_sections(f, rep->inputs, rep->n_inputs);
   fprintf(f, "<script>%s</script>\n</body></html>\n", script);
   return ferror(f) ? -1 : 0;
 }

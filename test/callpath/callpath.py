@@ -223,6 +223,24 @@ def report_cli_test(args, workdir):
     good = '<svg' in page and 'path_b' in page and 'move_chunk' in page
     print(f'{"ok  " if good else "FAIL"} HTML icicle view')
     ok &= good
+    # coz-report --html: the causal page gets the call-path view when a
+    # call-path file sits beside the causal profile.
+    prof = os.path.join(workdir, 'cli.coz')
+    run = subprocess.run([os.path.join(args.bindir, 'cp_io')], cwd=workdir,
+                         env=dict(os.environ, COZ_CALLPATH='write:4096',
+                                  COZ_CALLPATH_OUTPUT=os.path.join(
+                                      workdir, 'cli.callpath'),
+                                  COZ_OUTPUT=prof, COZ_QUIET='1'),
+                         capture_output=True, text=True)
+    page = os.path.join(workdir, 'causal.html')
+    subprocess.run([args.report, '--html', page, prof], capture_output=True,
+                   text=True)
+    text = open(page).read() if os.path.exists(page) else ''
+    good = run.returncode == 0 and 'Call paths: write' in text and \
+        'Call paths: read' in text and 'move_chunk' in text
+    print(f'{"ok  " if good else "FAIL"} coz-report --html shows the '
+          f'call paths beside the causal profile')
+    ok &= good
     bad_env = subprocess.run(
         [os.path.join(args.bindir, 'cp_io')], cwd=workdir,
         env=dict(os.environ, COZ_CALLPATH='cpu,bogus', COZ_QUIET='1'),
