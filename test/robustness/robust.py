@@ -224,6 +224,20 @@ def t_exec():
     exec_like("exec")
 
 
+def t_execself():
+    """exec without fork: the same pid starts a second run in the file."""
+    p, out = run(["execself"])
+    want("before exec" in p.stdout and "work done" in p.stdout,
+         "both images ran: %s" % p.stdout.strip())
+    recs = parse(out)
+    starts = [i for i, (t, _) in enumerate(recs) if t == "startup"]
+    want(len(starts) == 2 and len(pids_of(recs, "startup")) == 1,
+         "two runs of one pid in the profile")
+    after = [r for t, r in recs[starts[1]:] if t == "experiment"]
+    want(len(after) >= 1 and pids_of(recs, "shutdown"),
+         "the exec'd image profiled itself (%d experiments)" % len(after))
+
+
 def t_spawn():
     exec_like("spawn")
 

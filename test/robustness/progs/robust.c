@@ -6,6 +6,7 @@
  *   robust work MS            spin MS ms (the baseline workload)
  *   robust fork               a forked child works, starts a thread, exits 3
  *   robust exec               a forked child execs this program (work 600)
+ *   robust execself           works, then execs this program (work 600)
  *   robust vfork              vfork+_exit, vfork+exec, then work
  *   robust spawn              posix_spawn of this program (work 600)
  *   robust threads N CONC     N threads in all, CONC alive at once
@@ -328,6 +329,12 @@ int main(int argc, char **argv) {
     x = work_for(0.2, x);
     printf("exec child status %d x=%d\n", st, (int)(x & 1) * 0);
     return 0;
+  }
+  if (strcmp(mode, "execself") == 0) {
+    uint64_t x = work_for(0.3, 1);
+    printf("before exec x=%d\n", (int)(x & 1) * 0);
+    execl(self_path, self_path, "work", "600", (char *)NULL);
+    return 127;
   }
   if (strcmp(mode, "vfork") == 0) {
     uint64_t x = work_for(0.2, 1);
