@@ -42,6 +42,7 @@ struct cp_thread {
   uint64_t io_next[CP_NRES];
   uint64_t rng;
   bool first_done[CP_NRES];
+  int csw_ring; /* cp_ring.c slot, -1 when none */
 };
 
 static CP_TLS struct cp_thread self;
@@ -153,12 +154,12 @@ static int open_counter(uint64_t config) {
   a.sample_period = 1ull << 62; /* set by the first rearm */
   a.disabled = 1;
   a.exclude_hv = 1;
-  long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-  if (fd < 0 && (errno == EACCES || errno == EPERM)) {
-    a.exclude_kernel = 1; /* perf_event_paranoid >= 2 */
-    fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-  }
-  return (int)fd;
+  /* Overflows only in user mode: a signal raised inside a system call
+   * could cut a sleep short (EINTR). The count still includes the kernel
+   * part (task clock) and it is credited to the next user-mode sample,
+   * usually the code the system call returns to. */
+  a.exclude_kernel = 1;
+  return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 static bool start_counter(struct cp_thread *t, enum cp_resource r,
@@ -192,6 +193,9 @@ static void thread_stop(void *arg) {
       close(t->fd[r]);
       t->fd[r] = -1;
     }
+  if (t->csw_ring >= 0)
+    cp_ring_close(t->csw_ring);
+  t->csw_ring = -1;
 }
 
 void coz_callpath_thread_start(void) {
@@ -224,8 +228,7 @@ void coz_callpath_thread_start(void) {
     enum cp_resource r;
     uint64_t config;
   } counters[] = {{CP_MINFLT, PERF_COUNT_SW_PAGE_FAULTS_MIN},
-                  {CP_MAJFLT, PERF_COUNT_SW_PAGE_FAULTS_MAJ},
-                  {CP_CSW, PERF_COUNT_SW_CONTEXT_SWITCHES}};
+                  {CP_MAJFLT, PERF_COUNT_SW_PAGE_FAULTS_MAJ}};
   for (size_t i = 0; i < sizeof counters / sizeof *counters; i++)
     if (cp_config.enabled[counters[i].r] &&
         !start_counter(t, counters[i].r, counters[i].config)) {
@@ -235,10 +238,28 @@ void coz_callpath_thread_start(void) {
             "coz: COZ_CALLPATH: cannot open a perf software counter "
             "(perf_event_open); page-fault/context-switch call paths are "
             "off for some threads\n";
-        ssize_t unused = write(2, msg, sizeof msg - 1);
+        long unused = syscall(SYS_write, 2, msg, sizeof msg - 1);
         (void)unused;
       }
     }
+  /* Context switches: kernel-side samples, never a signal (cp_ring.c). */
+  t->csw_ring = -1;
+  if (cp_config.enabled[CP_CSW]) {
+    t->csw_ring =
+        cp_ring_open(PERF_COUNT_SW_CONTEXT_SWITCHES, cp_config.period[CP_CSW]);
+    if (t->csw_ring < 0) {
+      static _Atomic bool warned_csw;
+      if (!atomic_exchange(&warned_csw, true)) {
+        static const char msg[] =
+            "coz: COZ_CALLPATH: cannot open a context-switch counter with "
+            "a ring buffer (perf_event_open/mmap: needs "
+            "perf_event_paranoid <= 1 or CAP_PERFMON); csw call paths are "
+            "off for some threads\n";
+        long unused = syscall(SYS_write, 2, msg, sizeof msg - 1);
+        (void)unused;
+      }
+    }
+  }
   pthread_setspecific(cp_key, t);
 }
 
@@ -269,6 +290,7 @@ void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra) {
 static void at_exit(void) {
   if (getpid() != cp_pid || !atomic_exchange(&cp_active, false))
     return;
+  cp_ring_close_all(); /* the threads still running */
   cp_write_profile();
 }
 
@@ -295,7 +317,7 @@ static void cp_init(char **envp) {
   if (len >= sizeof cp_config.output) {
     static const char msg[] = "coz: COZ_CALLPATH_OUTPUT is too long; give a "
                               "shorter path; call paths are off\n";
-    ssize_t unused = write(2, msg, sizeof msg - 1);
+    long unused = syscall(SYS_write, 2, msg, sizeof msg - 1);
     (void)unused;
     return;
   }
@@ -311,7 +333,7 @@ static void cp_init(char **envp) {
       pthread_key_create(&cp_key, thread_stop) != 0) {
     static const char msg[] = "coz: COZ_CALLPATH: cannot set up the sample "
                               "table or signal; call paths are off\n";
-    ssize_t unused = write(2, msg, sizeof msg - 1);
+    long unused = syscall(SYS_write, 2, msg, sizeof msg - 1);
     (void)unused;
     return;
   }

@@ -84,6 +84,13 @@ void cp_record(enum cp_resource r, const struct cp_stack *st, uint64_t weight);
 /* ---- per-thread state (cp_clocks.c) ---- */
 uint64_t cp_next_period(enum cp_resource r);
 
+/* ---- kernel-sampled rings (cp_ring.c): context switches ---- */
+/* Opens a ring-buffer counter for the calling thread; slot or -1. */
+int cp_ring_open(uint64_t config, uint64_t period);
+/* Drains the ring into the table, totals its count and closes it. */
+void cp_ring_close(int slot);
+void cp_ring_close_all(void);
+
 /* ---- output (cp_write.c) ---- */
 void cp_write_profile(void);
 

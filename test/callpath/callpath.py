@@ -189,6 +189,33 @@ def recursive_test(args, workdir):
     return ok
 
 
+def context_switches_test(args, workdir):
+    # 250 sleeps in path_a, 750 in path_b: one switch each. All resources
+    # at once, with small periods: no sleep may return EINTR.
+    q = [('function', None, ['path_a']), ('function', None, ['path_b']),
+         ('up', 'path_b', ['main', 'path_b'])]
+    runs = []
+    ok = True
+    for i in range(RUNS):
+        out, stdout = run_program(args, 'cp_sleep',
+                                  'csw:4,cpu:100000,minflt:1', workdir,
+                                  f'sleep{i}')
+        ok &= check(f'run {i}: sleeps cut short (EINTR)',
+                    float(re.search(r'eintr (\d+)', stdout).group(1)), 0, 0)
+        vals = []
+        for kind, root, path in q:
+            opts = ['--resource', 'csw', '--threshold', '0']
+            if kind != 'function':
+                opts += ['--root', root, '--' + kind]
+            vals.append(frac(rows(report(args, out, *opts)), kind, *path))
+        runs.append(vals)
+    a, b, ub = [statistics.median(r[i] for r in runs) for i in range(3)]
+    ok &= check('csw path_a + path_b of all', a + b, 0.98, 0.025)
+    ok &= check('csw path_b share of the pair', b / (a + b), 0.75)
+    ok &= check('up (main path_b) = function path_b', ub, b, 0.001)
+    return ok
+
+
 def report_cli_test(args, workdir):
     """Bad inputs get one clear line; the threshold hides rows; the HTML
     page holds the icicle view."""
@@ -265,6 +292,7 @@ def main():
         'faults': lambda w: faults_test(args, w),
         'process_db': lambda w: process_db_test(args, w),
         'recursive': lambda w: recursive_test(args, w),
+        'context_switches': lambda w: context_switches_test(args, w),
         'report_cli': lambda w: report_cli_test(args, w),
     }
     with tempfile.TemporaryDirectory() as w:
