@@ -16,6 +16,7 @@
  * paths work with or without causal experiments. */
 #include "callpath.h"
 #include "cp_internal.h"
+#include "real.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -352,6 +353,7 @@ __attribute__((constructor(101))) static void cp_start(void) {
   pthread_atfork(NULL, NULL, in_fork_child);
   atomic_store(&cp_active, true);
   coz_callpath_thread_start();
+  cp_start_flusher(COZ_REAL(pthread_create));
 }
 
 static void preinit(int argc, char **argv, char **envp) {

@@ -7,6 +7,7 @@
 #ifndef COZ_CP_INTERNAL_H
 #define COZ_CP_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -92,6 +93,11 @@ void cp_ring_close(int slot);
 void cp_ring_close_all(void);
 
 /* ---- output (cp_write.c) ---- */
+/* Appends what was sampled since the previous block. */
 void cp_write_profile(void);
+/* Starts the thread that appends a block every few seconds; `create` is
+ * the real pthread_create (the plain name is the runtime's interposer). */
+void cp_start_flusher(int (*create)(pthread_t *, const pthread_attr_t *,
+                                    void *(*)(void *), void *));
 
 #endif /* COZ_CP_INTERNAL_H */

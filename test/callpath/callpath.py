@@ -216,6 +216,26 @@ def context_switches_test(args, workdir):
     return ok
 
 
+def periodic_write_test(args, workdir):
+    # The program aborts (no exit handler runs) after the periodic write.
+    out = os.path.join(workdir, 'crash.callpath')
+    env = dict(os.environ, COZ_CALLPATH='read:4096', COZ_CALLPATH_OUTPUT=out,
+               COZ_QUIET='1', COZ_OUTPUT=os.path.join(workdir, 'p.coz'))
+    p = subprocess.run([os.path.join(args.bindir, 'cp_crash')], env=env,
+                       cwd=workdir, capture_output=True, timeout=120)
+    ok = check('the program aborted', float(p.returncode != 0), 1.0, 0)
+    if not os.path.exists(out):
+        print('FAIL no call-path file after the crash')
+        return False
+    text = report(args, out, '--resource', 'read')
+    total = re.search(r'(\d+) bytes in all', text)
+    ok &= check('bytes in the periodic block', float(total.group(1)) if total
+                else 0.0, 1 << 20, 0)
+    ok &= check('function reader', frac(rows(text), 'function', 'reader'),
+                1.0, 0.001)
+    return ok
+
+
 def report_cli_test(args, workdir):
     """Bad inputs get one clear line; the threshold hides rows; the HTML
     page holds the icicle view."""
@@ -293,6 +313,7 @@ def main():
         'process_db': lambda w: process_db_test(args, w),
         'recursive': lambda w: recursive_test(args, w),
         'context_switches': lambda w: context_switches_test(args, w),
+        'periodic_write': lambda w: periodic_write_test(args, w),
         'report_cli': lambda w: report_cli_test(args, w),
     }
     with tempfile.TemporaryDirectory() as w:
