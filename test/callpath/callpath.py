@@ -236,6 +236,54 @@ def periodic_write_test(args, workdir):
     return ok
 
 
+# A hand-made file: two delta blocks (totals 60 + 40 = 100 units) whose
+# stacks are chosen so that every number below follows from the seed's
+# appendix by hand (see docs/callpath.md, Report).
+HANDMADE = """callpath\tversion=1\tpid=1\ttime=0
+resource\tpid=1\tname=cpu\tunit=ns\tperiod=10\tsamples=6\ttotal=60\tdropped=0
+object\tpid=1\tid=0\tpath=/x\tbuild-id=-
+stack\tpid=1\tresource=cpu\tsamples=4\tweight=40\tframes=main@0+0x1;f@0+0x2;g@0+0x3;f@0+0x2;h@0+0x4
+stack\tpid=1\tresource=cpu\tsamples=2\tweight=20\tframes=main@0+0x1;f@0+0x2;g@0+0x3
+callpath\tversion=1\tpid=1\ttime=1
+resource\tpid=1\tname=cpu\tunit=ns\tperiod=10\tsamples=4\ttotal=40\tdropped=0
+stack\tpid=1\tresource=cpu\tsamples=1\tweight=10\tframes=main@0+0x1;f@0+0x2;g@0+0x3
+stack\tpid=1\tresource=cpu\tsamples=2\tweight=20\tframes=main@0+0x1;x@0+0x5
+stack\tpid=1\tresource=cpu\tsamples=1\tweight=10\tframes=f@0+0x2;y@0+0x6
+"""
+
+EXPECTED = {
+    ('function', None): {('main',): 0.9, ('f',): 0.8, ('g',): 0.7,
+                         ('h',): 0.4, ('x',): 0.2, ('y',): 0.1},
+    ('down', 'main'): {('main',): 0.9, ('main', 'f'): 0.7,
+                       ('main', 'f', 'g'): 0.7, ('main', 'f', 'g', 'f'): 0.4,
+                       ('main', 'f', 'h'): 0.4, ('main', 'x'): 0.2},
+    ('down', 'f'): {('f',): 0.8, ('f', 'g'): 0.7, ('f', 'g', 'f'): 0.4,
+                    ('f', 'h'): 0.4, ('f', 'y'): 0.1},
+    ('up', 'f'): {('f',): 0.8, ('main', 'f'): 0.7, ('g', 'f'): 0.4,
+                  ('f', 'g', 'f'): 0.4},
+    ('up', 'h'): {('h',): 0.4, ('f', 'h'): 0.4, ('g', 'f', 'h'): 0.4,
+                  ('f', 'g', 'f', 'h'): 0.4, ('main', 'f', 'h'): 0.4},
+}
+
+
+def report_algorithm_test(args, workdir):
+    path = os.path.join(workdir, 'hand.callpath')
+    with open(path, 'w') as f:
+        f.write(HANDMADE)
+    ok = True
+    for (kind, root), want in EXPECTED.items():
+        opts = ['--threshold', '0']
+        if root:
+            opts += ['--root', root, '--' + kind]
+        got = {k: v[0] for k, v in rows(report(args, path, *opts))
+               .get(kind, {}).items()}
+        good = got.keys() == want.keys() and all(
+            abs(got[k] - want[k]) < 1e-9 for k in want)
+        print(f'{"ok  " if good else "FAIL"} {kind} {root or ""}: {got}')
+        ok &= good
+    return ok
+
+
 def report_cli_test(args, workdir):
     """Bad inputs get one clear line; the threshold hides rows; the HTML
     page holds the icicle view."""
@@ -314,6 +362,7 @@ def main():
         'recursive': lambda w: recursive_test(args, w),
         'context_switches': lambda w: context_switches_test(args, w),
         'periodic_write': lambda w: periodic_write_test(args, w),
+        'report_algorithm': lambda w: report_algorithm_test(args, w),
         'report_cli': lambda w: report_cli_test(args, w),
     }
     with tempfile.TemporaryDirectory() as w:
