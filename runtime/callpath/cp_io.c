@@ -18,7 +18,9 @@
 
 void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra);
 
-#define CP_EXPORT __attribute__((visibility("default")))
+/* Weak: a program that defines a function of the same name (its own
+ * `send`) keeps it, and links, instead of getting a duplicate symbol. */
+#define CP_EXPORT __attribute__((visibility("default"), weak))
 
 static void *real(const char *name, void *_Atomic *slot) {
   void *f = atomic_load_explicit(slot, memory_order_acquire);

@@ -284,6 +284,22 @@ def report_algorithm_test(args, workdir):
     return ok
 
 
+def own_io_function_test(args, workdir):
+    exe = os.path.join(workdir, 'own_send')
+    src = os.path.join(os.path.dirname(__file__), 'progs', 'cp_own_send.c')
+    p = subprocess.run([args.driver, '-O2', src, '-o', exe],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f'FAIL a program defining send() does not link: {p.stderr}')
+        return False
+    r = subprocess.run([exe], capture_output=True, text=True,
+                       env=dict(os.environ, COZ_CALLPATH='write',
+                                COZ_QUIET='1'), cwd=workdir)
+    good = r.returncode == 0 and r.stdout.strip() == 'send 2'
+    print(f'{"ok  " if good else "FAIL"} its own send() runs: {r.stdout!r}')
+    return good
+
+
 def report_cli_test(args, workdir):
     """Bad inputs get one clear line; the threshold hides rows; the HTML
     page holds the icicle view."""
@@ -352,6 +368,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--bindir', required=True)
     ap.add_argument('--report', required=True)
+    ap.add_argument('--driver', required=True)
     ap.add_argument('test')
     args = ap.parse_args()
     tests = {
@@ -363,6 +380,7 @@ def main():
         'context_switches': lambda w: context_switches_test(args, w),
         'periodic_write': lambda w: periodic_write_test(args, w),
         'report_algorithm': lambda w: report_algorithm_test(args, w),
+        'own_io_function': lambda w: own_io_function_test(args, w),
         'report_cli': lambda w: report_cli_test(args, w),
     }
     with tempfile.TemporaryDirectory() as w:
