@@ -45,7 +45,9 @@ long cpr_find_resource(const struct cpr_data *d, const char *name);
 /* Function id by name, or -1. */
 long cpr_find_function(const struct cpr_data *d, const char *name);
 
-enum cpr_kind { CPR_FUNCTIONS, CPR_DOWN, CPR_UP };
+/* CPR_BODY: the function each sample was taken in (prof(1) generalised to
+ * any resource, seed section 5.2). */
+enum cpr_kind { CPR_FUNCTIONS, CPR_DOWN, CPR_UP, CPR_BODY };
 
 struct cpr_row {
   unsigned *path; /* function ids in call order */
@@ -58,8 +60,8 @@ struct cpr_rows {
   size_t n;
 };
 
-/* Rows sorted by weight (descending). For CPR_FUNCTIONS `root` is unused
- * and every row has one function. */
+/* Rows sorted by weight (descending). For CPR_FUNCTIONS and CPR_BODY
+ * `root` is unused and every row has one function. */
 int cpr_profile(const struct cpr_data *d, size_t resource, enum cpr_kind kind,
                 unsigned root, struct cpr_rows *out);
 void cpr_rows_free(struct cpr_rows *r);

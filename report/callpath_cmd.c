@@ -20,6 +20,8 @@ static void usage(FILE *f) {
         "the first in the file)\n"
         "  --root F         downward and upward profiles rooted at function F\n"
         "  --down, --up     only the downward / only the upward profile\n"
+        "  --body           also the body profile: the function each sample "
+        "was taken in\n"
         "  --threshold X    hide rows whose usage fraction is below X "
         "(default 0.01)\n"
         "  --html FILE      also write an HTML page with an icicle view\n"
@@ -52,12 +54,13 @@ int cr_callpath_main(int argc, char **argv) {
       {"root", required_argument, NULL, 'o'},
       {"down", no_argument, NULL, 'd'},
       {"up", no_argument, NULL, 'u'},
+      {"body", no_argument, NULL, 'b'},
       {"threshold", required_argument, NULL, 't'},
       {"html", required_argument, NULL, 'H'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   const char *resource = NULL, *root = NULL, *html = NULL;
-  bool want_down = false, want_up = false;
+  bool want_down = false, want_up = false, want_body = false;
   double threshold = 0.01;
   int c;
   optind = 1;
@@ -74,6 +77,9 @@ int cr_callpath_main(int argc, char **argv) {
       break;
     case 'u':
       want_up = true;
+      break;
+    case 'b':
+      want_body = true;
       break;
     case 't': {
       char *end;
@@ -147,8 +153,10 @@ int cr_callpath_main(int argc, char **argv) {
     rc = 2;
     goto done;
   }
-  enum cpr_kind kinds[2];
+  enum cpr_kind kinds[3];
   size_t nk = 0;
+  if (want_body)
+    kinds[nk++] = CPR_BODY;
   if (!root)
     kinds[nk++] = CPR_FUNCTIONS;
   else {

@@ -179,6 +179,8 @@ int cpr_profile(const struct cpr_data *d, size_t resource, enum cpr_kind kind,
       continue;
     if (kind == CPR_FUNCTIONS)
       rc = functions(&t, s, i);
+    else if (kind == CPR_BODY)
+      rc = s->n ? credit(&t, &s->fn[s->n - 1], 1, i, s) : 0;
     else if (kind == CPR_DOWN)
       rc = down(&t, s, i, root, cp, canon);
     else
@@ -225,11 +227,12 @@ void cpr_print(FILE *f, const struct cpr_data *d, size_t resource,
                enum cpr_kind kind, const char *root,
                const struct cpr_rows *rows, double threshold) {
   const struct cpr_resource *r = &d->res[resource];
-  static const char *const titles[] = {"Body+Descendants Function Profile",
-                                       "Downward Call Path Profile",
-                                       "Upward Call Path Profile"};
+  static const char *const titles[] = {
+      "Body+Descendants Function Profile", "Downward Call Path Profile",
+      "Upward Call Path Profile", "Body Profile"};
+  bool single = kind == CPR_FUNCTIONS || kind == CPR_BODY;
   fprintf(f, "%s for resource: %s", titles[kind], r->name);
-  if (kind != CPR_FUNCTIONS)
+  if (!single)
     fprintf(f, " (root %s)", root);
   fprintf(f, "\n%llu samples, %llu %s in all, sampled every %llu %s",
           (unsigned long long)r->samples, (unsigned long long)r->total, r->unit,
@@ -242,7 +245,7 @@ void cpr_print(FILE *f, const struct cpr_data *d, size_t resource,
   fprintf(f,
           "\nformat: usage_fraction %s [#raw_samples]\n"
           "-----------------------------------------------------\n",
-          kind == CPR_FUNCTIONS ? "function_name" : "(call_path)");
+          single ? "function_name" : "(call_path)");
   size_t hidden = 0;
   for (size_t i = 0; i < rows->n; i++) {
     const struct cpr_row *row = &rows->rows[i];
@@ -251,10 +254,10 @@ void cpr_print(FILE *f, const struct cpr_data *d, size_t resource,
       hidden++;
       continue;
     }
-    fprintf(f, "%.5f %s", frac, kind == CPR_FUNCTIONS ? "" : "(");
+    fprintf(f, "%.5f %s", frac, single ? "" : "(");
     for (size_t k = 0; k < row->n; k++)
       fprintf(f, "%s%s", k ? " " : "", d->names[row->path[k]]);
-    fprintf(f, "%s [%llu]\n", kind == CPR_FUNCTIONS ? "" : ")",
+    fprintf(f, "%s [%llu]\n", single ? "" : ")",
             (unsigned long long)row->samples);
   }
   fputs("-----------------------------------------------------\n", f);

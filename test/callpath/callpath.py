@@ -50,6 +50,8 @@ def rows(text):
     for line in text.splitlines():
         if line.startswith('Body+Descendants'):
             kind = 'function'
+        elif line.startswith('Body Profile'):
+            kind = 'body'
         elif line.startswith('Downward'):
             kind = 'down'
         elif line.startswith('Upward'):
@@ -252,6 +254,7 @@ stack\tpid=1\tresource=cpu\tsamples=1\tweight=10\tframes=f@0+0x2;y@0+0x6
 """
 
 EXPECTED = {
+    ('body', None): {('h',): 0.4, ('g',): 0.3, ('x',): 0.2, ('y',): 0.1},
     ('function', None): {('main',): 0.9, ('f',): 0.8, ('g',): 0.7,
                          ('h',): 0.4, ('x',): 0.2, ('y',): 0.1},
     ('down', 'main'): {('main',): 0.9, ('main', 'f'): 0.7,
@@ -272,7 +275,7 @@ def report_algorithm_test(args, workdir):
         f.write(HANDMADE)
     ok = True
     for (kind, root), want in EXPECTED.items():
-        opts = ['--threshold', '0']
+        opts = ['--threshold', '0'] + (['--body'] if kind == 'body' else [])
         if root:
             opts += ['--root', root, '--' + kind]
         got = {k: v[0] for k, v in rows(report(args, path, *opts))
