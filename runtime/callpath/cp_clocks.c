@@ -237,8 +237,8 @@ void coz_callpath_thread_start(void) {
       if (!atomic_exchange(&warned, true)) {
         static const char msg[] =
             "coz: COZ_CALLPATH: cannot open a perf software counter "
-            "(perf_event_open); page-fault/context-switch call paths are "
-            "off for some threads\n";
+            "(perf_event_open: denied, or out of file descriptors); "
+            "page-fault call paths are off for some threads\n";
         long unused = syscall(SYS_write, 2, msg, sizeof msg - 1);
         (void)unused;
       }
@@ -253,9 +253,10 @@ void coz_callpath_thread_start(void) {
       if (!atomic_exchange(&warned_csw, true)) {
         static const char msg[] =
             "coz: COZ_CALLPATH: cannot open a context-switch counter with "
-            "a ring buffer (perf_event_open/mmap: needs "
-            "perf_event_paranoid <= 1 or CAP_PERFMON); csw call paths are "
-            "off for some threads\n";
+            "a ring buffer (perf_event_open or mmap: needs "
+            "perf_event_paranoid <= 1 or CAP_PERFMON, file descriptors, "
+            "locked memory; at most 512 threads at once); csw call paths "
+            "are off for some threads\n";
         long unused = syscall(SYS_write, 2, msg, sizeof msg - 1);
         (void)unused;
       }
