@@ -48,6 +48,7 @@ struct cp_thread {
 
 static CP_TLS struct cp_thread self;
 _Atomic bool cp_active;
+_Atomic int cp_live_threads;
 static pid_t cp_pid;
 static pthread_key_t cp_key;
 static int cp_signal;
@@ -186,6 +187,7 @@ static void thread_stop(void *arg) {
   if (!t || !t->armed)
     return;
   t->armed = false;
+  atomic_fetch_sub(&cp_live_threads, 1);
   if (t->has_timer)
     timer_delete(t->cpu_timer);
   t->has_timer = false;
@@ -209,6 +211,7 @@ void coz_callpath_thread_start(void) {
   for (int r = 0; r < CP_NRES; r++)
     t->fd[r] = -1;
   t->armed = true;
+  atomic_fetch_add(&cp_live_threads, 1);
   /* CPU time: perf's task clock (an hrtimer, so samples come at the
    * period, not only at scheduler ticks), else a POSIX CPU-time timer. */
   if (cp_config.enabled[CP_CPU] &&

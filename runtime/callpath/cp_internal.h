@@ -40,6 +40,9 @@ struct cp_config {
 };
 extern struct cp_config cp_config;
 extern _Atomic bool cp_active;
+/* Application threads with clocks; the periodic writer leaves at 0, so a
+ * main that ends with pthread_exit still ends the process. */
+extern _Atomic int cp_live_threads;
 
 /* Parses "res[:period],..."; false with one line on stderr when bad. */
 bool cp_parse_spec(const char *spec, struct cp_config *out);

@@ -133,15 +133,19 @@ void cp_write_profile(void) {
   atomic_store(&writing, false);
 }
 
+/* Wakes every 100 ms: it must leave soon after the last application
+ * thread (the process ends when its last thread does, and this one would
+ * keep a program whose main called pthread_exit alive). */
 static void *flusher(void *arg) {
   (void)arg;
-  for (;;) {
-    struct timespec ts = {CP_FLUSH_SECONDS, 0};
+  for (unsigned tick = 1;; tick++) {
+    struct timespec ts = {0, 100000000};
     while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) != 0)
       ;
-    if (!atomic_load(&cp_active))
+    if (!atomic_load(&cp_active) || atomic_load(&cp_live_threads) <= 0)
       return NULL;
-    if (!atomic_exchange(&writing, true)) {
+    if (tick % (CP_FLUSH_SECONDS * 10) == 0 &&
+        !atomic_exchange(&writing, true)) {
       write_block();
       atomic_store(&writing, false);
     }
