@@ -19,6 +19,9 @@
  * Only while profiling is on; the runtime's own calls use the real
  * functions. -static executables get none of this (no interposition). */
 #include "abi.h"
+#ifdef COZ_HAVE_CALLPATH
+#include "callpath/callpath.h"
+#endif
 #include "runtime.h"
 #include "sampler.h"
 
@@ -98,6 +101,9 @@ COZ_EXPORT int sigaction(int sig, const struct sigaction *act,
   if (act && (act->sa_flags & SA_ONSTACK)) {
     struct sigaction copy = *act;
     sigaddset(&copy.sa_mask, COZ_SAMPLE_SIGNAL);
+#ifdef COZ_HAVE_CALLPATH
+    coz_callpath_mask_signal(&copy.sa_mask); /* its samples too */
+#endif
     return real_sigaction()(sig, &copy, old);
   }
   return real_sigaction()(sig, act, old);

@@ -10,4 +10,11 @@
  * thread, any number of times; does nothing when call paths are off. */
 void coz_callpath_thread_start(void);
 
+/* Adds the call-path profiler's sample signal to *mask when call paths
+ * are on: for handlers that run on an alternate signal stack, where a
+ * second signal frame could overflow a small stack (runtime/signal_guard.c
+ * does the same for the causal sampler's signal). */
+#include <signal.h>
+void coz_callpath_mask_signal(sigset_t *mask);
+
 #endif /* COZ_CALLPATH_H */

@@ -268,6 +268,11 @@ void coz_callpath_thread_start(void) {
   pthread_setspecific(cp_key, t);
 }
 
+void coz_callpath_mask_signal(sigset_t *mask) {
+  if (cp_ready)
+    sigaddset(mask, cp_signal);
+}
+
 /* Called by the I/O interposers with the bytes a call moved. */
 void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra) {
   struct cp_thread *t = &self;

@@ -11,7 +11,22 @@
  * is kept as is. */
 #include "cp_internal.h"
 
+#include <signal.h>
 #include <unwind.h>
+
+/* The unwinder needs a few KiB of stack. A signal taken while a program's
+ * handler runs on a small sigaltstack (4 KiB is common) would overflow it:
+ * there, only the sampled PC is kept. */
+enum { CP_UNWIND_STACK = 16384 };
+
+static bool room_to_unwind(void) {
+  stack_t ss;
+  if (sigaltstack(NULL, &ss) != 0 || !(ss.ss_flags & SS_ONSTACK))
+    return true;
+  char here;
+  uintptr_t lo = (uintptr_t)ss.ss_sp, sp = (uintptr_t)&here;
+  return sp > lo && sp - lo > CP_UNWIND_STACK;
+}
 
 struct walk {
   struct cp_stack *st;
@@ -47,6 +62,12 @@ void cp_capture_signal(struct cp_stack *st, uintptr_t interrupted_pc) {
   st->depth = 0;
   st->truncated = false;
   struct walk w = {st, interrupted_pc, false, true};
+  if (!room_to_unwind()) {
+    st->truncated = interrupted_pc != 0;
+    if (interrupted_pc)
+      st->pc[st->depth++] = interrupted_pc;
+    return;
+  }
   _Unwind_Backtrace(on_frame, &w);
   if (st->depth == 0 && interrupted_pc) /* unwinder found no signal frame */
     st->pc[st->depth++] = interrupted_pc;
@@ -56,6 +77,11 @@ void cp_capture_here(struct cp_stack *st, uintptr_t caller_ra) {
   st->depth = 0;
   st->truncated = false;
   struct walk w = {st, caller_ra, false, false};
+  if (!room_to_unwind()) {
+    st->truncated = true;
+    st->pc[st->depth++] = caller_ra - 1;
+    return;
+  }
   _Unwind_Backtrace(on_frame, &w);
   if (st->depth == 0)
     st->pc[st->depth++] = caller_ra - 1;

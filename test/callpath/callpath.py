@@ -324,6 +324,23 @@ def pthread_exit_main_test(args, workdir):
     return good
 
 
+def altstack_test(args, workdir):
+    ok = True
+    for i in range(RUNS):
+        env = dict(os.environ, COZ_CALLPATH='cpu:100000,minflt:1',
+                   COZ_QUIET='1',
+                   COZ_CALLPATH_OUTPUT=os.path.join(workdir, 'alt.callpath'),
+                   COZ_OUTPUT=os.path.join(workdir, 'alt.coz'))
+        p = subprocess.run([os.path.join(args.bindir, 'cp_altstack')],
+                           env=env, cwd=workdir, capture_output=True,
+                           text=True, timeout=60)
+        good = p.returncode == 0
+        print(f'{"ok  " if good else "FAIL"} run {i}: exit {p.returncode} '
+              f'{p.stdout.strip()}')
+        ok &= good
+    return ok
+
+
 def report_cli_test(args, workdir):
     """Bad inputs get one clear line; the threshold hides rows; the HTML
     page holds the icicle view."""
@@ -406,6 +423,7 @@ def main():
         'report_algorithm': lambda w: report_algorithm_test(args, w),
         'own_io_function': lambda w: own_io_function_test(args, w),
         'pthread_exit_main': lambda w: pthread_exit_main_test(args, w),
+        'altstack': lambda w: altstack_test(args, w),
         'report_cli': lambda w: report_cli_test(args, w),
     }
     with tempfile.TemporaryDirectory() as w:
