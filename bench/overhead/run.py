@@ -123,10 +123,12 @@ def startup(tc, work: Path, lines, runs):
         obj.mkdir(parents=True, exist_ok=True)
         t0 = time.monotonic()
         cfiles = sorted(f for f in src.iterdir() if f.suffix == ".c")
+        cfiles.append(HERE / "programs" / "startup_main.c")
         procs = []
         for f in cfiles:  # two at a time: the machine has two cores
             procs.append(subprocess.Popen(
-                [cc, "-O2", "-g", "-c", str(f), "-o", str(obj / (f.stem + ".o"))]))
+                [cc, "-O2", "-g", "-I", str(bl.REPO / "include"), "-c", str(f),
+                 "-o", str(obj / (f.stem + ".o"))]))
             if len(procs) == 2:
                 for p in procs:
                     if p.wait() != 0:
