@@ -58,7 +58,7 @@ class Toolchain:
 _favour = None  # preexec function for the programs being timed, or None
 
 
-def set_realtime(enabled: bool) -> None:
+def set_realtime(enabled: bool, required: bool = True) -> None:
     """Timed programs (not the compilers) run with the lowest real-time
     round-robin priority, so that ordinary load on a shared machine does not
     take their CPUs (the kernel's RT throttling still leaves 5% to others)."""
@@ -72,7 +72,11 @@ def set_realtime(enabled: bool) -> None:
         if probe.returncode != 0:
             raise PermissionError
     except (PermissionError, subprocess.SubprocessError, OSError):
-        die("--rt needs root or CAP_SYS_NICE (SCHED_RR)")
+        if required:
+            die("--rt needs root or CAP_SYS_NICE (SCHED_RR)")
+        print("bench: SCHED_RR not permitted, timing at normal priority",
+              file=sys.stderr)
+        return
     _favour = _set_rr
 
 
