@@ -132,6 +132,38 @@ static bool build_scope(void) {
   return lines > 0;
 }
 
+/* Little's law needs L, the time-averaged number of transactions in flight,
+ * not its value at one instant: a snapshot at the experiment's end can lock
+ * onto the program's own rhythm. While an experiment with latency points
+ * runs, the profiler thread reads begin - end every 0.5-1.5 ms (jittered so
+ * it cannot alias with periodic work) and keeps the sum; otherwise it just
+ * sleeps to the deadline. */
+static void observe_until(uint64_t deadline, size_t n, double *in_flight_sum,
+                          uint64_t *snapshots) {
+  bool any_latency = false;
+  for (size_t i = 0; i < n; i++)
+    any_latency |= coz_progress_is_latency(i);
+  if (!any_latency) {
+    sleep_until(deadline);
+    return;
+  }
+  for (;;) {
+    for (size_t i = 0; i < n; i++) {
+      if (!coz_progress_is_latency(i))
+        continue;
+      struct coz_point_reading r = coz_progress_read(i);
+      in_flight_sum[i] +=
+          r.visits > r.departures ? (double)(r.visits - r.departures) : 0.0;
+    }
+    (*snapshots)++;
+    uint64_t now = coz_now_ns();
+    if (now >= deadline || should_stop())
+      return;
+    uint64_t step = 500000u + next_random() % 1000000u;
+    sleep_until(deadline - now < step ? deadline : now + step);
+  }
+}
+
 static void run_experiments(void) {
   struct coz_line *fixed = NULL;
   if (*coz_config.FIXED_LINE) {
@@ -146,6 +178,7 @@ static void run_experiments(void) {
   }
   uint64_t length_ns = coz_config.EXPERIMENT * 1000000u;
   struct coz_point_reading *start = NULL, *end = NULL;
+  double *in_flight_sum = NULL;
   size_t cap = 0;
   while (!should_stop()) {
     /* Modules registered since (dlopen'ed libraries built with the pass)
@@ -169,9 +202,13 @@ static void run_experiments(void) {
       cap = n * 2;
       start = realloc(start, cap * sizeof *start);
       end = realloc(end, cap * sizeof *end);
-      if (!start || !end)
+      in_flight_sum = realloc(in_flight_sum, cap * sizeof *in_flight_sum);
+      if (!start || !end || !in_flight_sum)
         return;
     }
+    for (size_t i = 0; i < n; i++)
+      in_flight_sum[i] = 0;
+    uint64_t snapshots = 0;
     for (size_t i = 0; i < n; i++)
       start[i] = coz_progress_read(i);
     atomic_store(&coz_exp_selected_samples, 0);
@@ -181,10 +218,8 @@ static void run_experiments(void) {
                  coz_config.PERIOD * (uint64_t)speedup / 100u);
     atomic_store(&coz_exp_selected, line);
 
-    if (coz_config.END_TO_END)
-      sleep_until(UINT64_MAX);
-    else
-      sleep_until(t0 + length_ns);
+    observe_until(coz_config.END_TO_END ? UINT64_MAX : t0 + length_ns, n,
+                  in_flight_sum, &snapshots);
 
     atomic_store(&coz_exp_selected, NULL);
     atomic_store(&coz_exp_delay_ns, 0);
@@ -199,7 +234,9 @@ static void run_experiments(void) {
                                       atomic_load(&coz_exp_selected_samples),
                                       n,
                                       start,
-                                      end};
+                                      end,
+                                      snapshots ? in_flight_sum : NULL,
+                                      snapshots};
     if (r.duration_ns > 0) {
       uint64_t min_visits = coz_record_experiment(&r);
       coz_exit_message_count(line);
@@ -213,6 +250,7 @@ static void run_experiments(void) {
   }
   free(start);
   free(end);
+  free(in_flight_sum);
 }
 
 void *coz_profiler_main(void *arg) {

@@ -43,14 +43,20 @@ uint64_t coz_record_experiment(const struct coz_experiment_result *r) {
     uint64_t arrivals = b->visits - a->visits;
     if (coz_progress_is_latency(i)) {
       uint64_t departures = b->departures - a->departures;
-      /* In flight at the end; ends may race ahead of begins in the read. */
-      uint64_t in_flight =
+      /* L for Little's law: the average of the readings taken during the
+       * experiment; without them, the count in flight at its end (ends may
+       * race ahead of begins in a reading, hence the clamp). */
+      uint64_t at_end =
           b->visits > b->departures ? b->visits - b->departures : 0;
       coz_out_begin(&o, "latency-point");
       coz_out_str(&o, "name", coz_progress_name(i));
       coz_out_u64(&o, "arrivals", arrivals);
       coz_out_u64(&o, "departures", departures);
-      coz_out_u64(&o, "difference", in_flight);
+      if (r->in_flight_sum)
+        coz_out_double(&o, "difference",
+                       r->in_flight_sum[i] / (double)r->snapshots);
+      else
+        coz_out_u64(&o, "difference", at_end);
       coz_out_end(&o);
       if (departures < min_visits)
         min_visits = departures;

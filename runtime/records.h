@@ -16,6 +16,10 @@ struct coz_experiment_result {
   uint64_t selected_samples;
   size_t n_points;
   const struct coz_point_reading *start, *end; /* per point */
+  /* Per point: the sum of `snapshots` readings of begins - ends taken
+   * during the experiment (latency points), or NULL. */
+  const double *in_flight_sum;
+  uint64_t snapshots;
 };
 
 void coz_record_startup(void);

@@ -64,7 +64,7 @@ def parse_profile(path):
                 cur["points"][rec["name"]] = {
                     "arrivals": int(rec["arrivals"]),
                     "departures": int(rec["departures"]),
-                    "difference": int(rec["difference"])}
+                    "difference": float(rec["difference"])}
         else:
             cur = None
             if typ == "samples":
