@@ -79,11 +79,14 @@ def parse_args():
     a = ap.parse_args()
     quick = a.quick
     a.pairs = a.pairs or (7 if quick else 11)
-    a.max_runs = a.max_runs or (12 if quick else 40)
-    a.max_profile_s = a.max_profile_s or (60.0 if quick else 150.0)
+    a.max_runs = a.max_runs or (20 if quick else 40)
+    a.max_profile_s = a.max_profile_s or (100.0 if quick else 150.0)
     if a.min_experiments is None:
         # targeted: experiments at each s; otherwise: of the line in all.
-        a.min_experiments = (6 if quick else 10) if a.mode == "targeted" \
+        # Quick mode once used 6: in a quiet CI run that let one figure1
+        # prediction miss by 16 pp (the full suite's 10 is within 4 pp), so
+        # quick mode measures longer rather than loosening its threshold.
+        a.min_experiments = (14 if quick else 10) if a.mode == "targeted" \
             else (10 if quick else 30)
     return a
 
