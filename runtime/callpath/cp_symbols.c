@@ -112,6 +112,19 @@ static int by_start(const void *a, const void *b) {
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* The name of entry i of a symbol table if it is a named function with an
+ * address (both passes of read_table must agree on this), else NULL. */
+static const char *function_symbol(Elf *elf, Elf_Data *data, size_t strtab,
+                                   size_t i, GElf_Sym *sym) {
+  if (!gelf_getsym(data, (int)i, sym))
+    return NULL;
+  int type = GELF_ST_TYPE(sym->st_info);
+  if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym->st_value == 0)
+    return NULL;
+  const char *nm = elf_strptr(elf, strtab, sym->st_name);
+  return nm && *nm ? nm : NULL;
+}
+
 /* Function symbols of one symbol table section. */
 static void read_table(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
                        struct cp_object *o) {
@@ -123,13 +136,8 @@ static void read_table(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
   size_t total = 0;
   for (size_t i = 0; i < count; i++) {
     GElf_Sym sym;
-    if (!gelf_getsym(data, (int)i, &sym))
-      continue;
-    int type = GELF_ST_TYPE(sym.st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_value == 0)
-      continue;
-    const char *nm = elf_strptr(elf, sh->sh_link, sym.st_name);
-    if (!nm || !*nm)
+    const char *nm = function_symbol(elf, data, sh->sh_link, i, &sym);
+    if (!nm)
       continue;
     total += strlen(nm) + 1;
   }
@@ -142,13 +150,8 @@ static void read_table(Elf *elf, Elf_Scn *scn, GElf_Shdr *sh,
   size_t n = 0, used = 0;
   for (size_t i = 0; i < count; i++) {
     GElf_Sym sym;
-    if (!gelf_getsym(data, (int)i, &sym))
-      continue;
-    int type = GELF_ST_TYPE(sym.st_info);
-    if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_value == 0)
-      continue;
-    const char *nm = elf_strptr(elf, sh->sh_link, sym.st_name);
-    if (!nm || !*nm)
+    const char *nm = function_symbol(elf, data, sh->sh_link, i, &sym);
+    if (!nm)
       continue;
     size_t len = strlen(nm) + 1;
     memcpy(names + used, nm, len);
