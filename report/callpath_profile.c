@@ -85,6 +85,25 @@ static int credit(struct path_table *t, const unsigned *path, size_t n,
   return 0;
 }
 
+/* One step along a stack from the root: credits the canonical path so far
+ * extended by f, then makes that the canonical path, cutting a recursive
+ * path back to f's earlier occurrence (so recursion counts once). */
+static int extend(struct path_table *t, const struct cpr_stack *s, size_t stamp,
+                  unsigned f, unsigned *cp, unsigned *canon, size_t *nc) {
+  memcpy(cp, canon, *nc * sizeof *cp);
+  cp[*nc] = f;
+  if (credit(t, cp, *nc + 1, stamp, s) != 0)
+    return -1;
+  size_t k = 0;
+  while (k < *nc && canon[k] != f)
+    k++;
+  if (k < *nc)
+    *nc = k + 1; /* back to the earlier occurrence */
+  else
+    canon[(*nc)++] = f;
+  return 0;
+}
+
 static int down(struct path_table *t, const struct cpr_stack *s, size_t stamp,
                 unsigned root, unsigned *cp, unsigned *canon) {
   size_t i = 0;
@@ -97,18 +116,8 @@ static int down(struct path_table *t, const struct cpr_stack *s, size_t stamp,
   if (credit(t, canon, 1, stamp, s) != 0)
     return -1;
   for (size_t j = i + 1; j < s->n; j++) {
-    unsigned f = s->fn[j];
-    memcpy(cp, canon, nc * sizeof *cp);
-    cp[nc] = f;
-    if (credit(t, cp, nc + 1, stamp, s) != 0)
+    if (extend(t, s, stamp, s->fn[j], cp, canon, &nc) != 0)
       return -1;
-    size_t k = 0;
-    while (k < nc && canon[k] != f)
-      k++;
-    if (k < nc)
-      nc = k + 1; /* back to the earlier occurrence */
-    else
-      canon[nc++] = f;
   }
   return 0;
 }
@@ -126,18 +135,8 @@ static int up(struct path_table *t, const struct cpr_stack *s, size_t stamp,
   if (credit(t, canon, 1, stamp, s) != 0)
     return -1;
   for (size_t j = i - 1; j-- > 0;) {
-    unsigned f = s->fn[j];
-    memcpy(cp, canon, nc * sizeof *cp);
-    cp[nc] = f;
-    if (credit(t, cp, nc + 1, stamp, s) != 0)
+    if (extend(t, s, stamp, s->fn[j], cp, canon, &nc) != 0)
       return -1;
-    size_t k = 0;
-    while (k < nc && canon[k] != f)
-      k++;
-    if (k < nc)
-      nc = k + 1;
-    else
-      canon[nc++] = f;
   }
   return 0;
 }
