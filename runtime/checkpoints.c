@@ -3,8 +3,9 @@
  * calls reach; the interposers forward here too).
  *
  *  - Before a call that may wake another thread (Table 1) or block (Table
- *    2), the thread processes its pending samples and executes the delays it
- *    owes, so a thread it wakes has nothing left to wait for on its behalf.
+ *    2), the thread executes the delays it owes, so a thread it wakes has
+ *    nothing left to wait for on its behalf (checkpoints.h: the inline
+ *    fast path; the slow paths are here).
  *  - After a blocking call returned because another thread acted (success),
  *    the thread is credited with the delays it owes: its waker executed them.
  *    After a timeout, EBUSY, EAGAIN or EINTR it is not: it still owes them.
@@ -18,76 +19,65 @@
 
 #include <errno.h>
 
-/* The state of a thread the checkpoints act for, or NULL. */
-static inline struct coz_thread *sampled_self(void) {
-  if (!atomic_load_explicit(&coz_active, memory_order_relaxed))
-    return NULL;
-  struct coz_thread *t = coz_thread_self();
-  /* in_runtime: a program signal handler interrupted the runtime. */
-  return t && !t->in_runtime ? t : NULL;
-}
-
 static void leave(struct coz_thread *t) {
   t->in_runtime = 0;
   if (t->pending) /* a sample signal came while we held the state */
     coz_process_now(t);
 }
 
-/* Drain samples, then execute every owed delay. */
-static struct coz_thread *before(void) {
-  struct coz_thread *t = sampled_self();
-  if (t) {
-    coz_process_now(t);
-    t->in_runtime = 1;
-    coz_delays_catch_up(t);
-    leave(t);
-  }
-  return t;
+void coz_checkpoint_settle(struct coz_thread *t) {
+  int saved_errno = errno;
+  coz_process_now(t);
+  t->in_runtime = 1;
+  coz_delays_catch_up(t);
+  leave(t);
+  errno = saved_errno;
 }
 
-static void after(struct coz_thread *t, int woken_by_other) {
-  if (t && woken_by_other && !t->in_runtime) {
-    t->in_runtime = 1;
-    coz_delays_credit(t);
-    leave(t);
-  }
+void coz_checkpoint_credit(struct coz_thread *t, uint64_t upto) {
+  if (t->in_runtime)
+    return;
+  int saved_errno = errno;
+  t->in_runtime = 1; /* a sample signal must not change local_delay now */
+  if (t->local_delay < upto)
+    t->local_delay = upto;
+  leave(t);
+  errno = saved_errno;
 }
 
 void coz_checkpoint_exit_thread(void) {
-  struct coz_thread *t = sampled_self();
-  if (t) {
-    coz_process_now(t);
-    t->in_runtime = 1;
-    coz_delays_catch_up(t);
-    leave(t);
-  }
+  struct coz_thread *t = coz_checkpoint_enter();
+  if (t)
+    coz_checkpoint_settle(t); /* also counts the samples still in the ring */
 }
 
 /* --- coz.h hooks for custom primitives. --- */
-COZ_EXPORT void __coz_pre_block(void) { before(); }
+COZ_EXPORT void __coz_pre_block(void) { coz_checkpoint_enter(); }
 COZ_EXPORT void __coz_post_block(int woken_by_other) {
-  after(sampled_self(), woken_by_other);
+  if (woken_by_other)
+    coz_checkpoint_woken(coz_checkpoint_enter());
 }
-COZ_EXPORT void __coz_catch_up(void) { before(); }
+COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
 
 /* --- The table. --- */
+/* When the thread is not profiled, both become a tail call of the real
+ * function after one load and branch. */
 #define WAKE(NAME, PARAMS, ARGS)                                               \
   COZ_EXPORT int __coz_##NAME PARAMS {                                         \
-    before();                                                                  \
+    coz_checkpoint_enter();                                                    \
     return COZ_REAL(NAME) ARGS;                                                \
   }
 
-/* WOKEN is an expression of the result r saying the call returned because
- * another thread acted. errno is preserved across the bookkeeping. */
+/* WOKEN is an expression of the result r (and errno) saying the call
+ * returned because another thread acted. */
 #define BLOCK(NAME, PARAMS, ARGS, WOKEN)                                       \
   COZ_EXPORT int __coz_##NAME PARAMS {                                         \
-    struct coz_thread *t = before();                                           \
+    struct coz_thread *t = coz_checkpoint_enter();                             \
+    if (!t)                                                                    \
+      return COZ_REAL(NAME) ARGS;                                              \
     int r = COZ_REAL(NAME) ARGS;                                               \
-    if (t) {                                                                   \
-      int saved_errno = errno;                                                 \
-      after(t, (WOKEN));                                                       \
-      errno = saved_errno;                                                     \
-    }                                                                          \
+    if (WOKEN)                                                                 \
+      coz_checkpoint_woken(t);                                                 \
     return r;                                                                  \
   }
 

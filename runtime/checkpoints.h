@@ -3,7 +3,10 @@
 #define COZ_CHECKPOINTS_H
 
 #include "abi.h"
+#include "delays.h"
 #include "real.h"
+#include "runtime.h"
+#include "thread_state.h"
 
 #define COZ_SIG(RET, NAME, PARAMS, ARGS) COZ_EXPORT RET __coz_##NAME PARAMS;
 #define COZ_SIG_NORETURN(NAME, PARAMS, ARGS)                                   \
@@ -14,5 +17,44 @@
 
 /* The calling thread is about to exit: execute owed delays (Table 1). */
 void coz_checkpoint_exit_thread(void);
+
+/* The blocking rules of §3.4.1 as two inline steps, for every family of
+ * checkpoints (this table, the I/O calls). Both cost a few loads when the
+ * thread owes nothing, so an uncontended lock stays cheap. */
+
+/* Slow paths (checkpoints.c); errno is preserved. */
+void coz_checkpoint_settle(struct coz_thread *t);
+void coz_checkpoint_credit(struct coz_thread *t, uint64_t upto);
+
+/* Before a call that may wake another thread (Table 1) or block (Table 2):
+ * execute every owed delay, so a thread it wakes has nothing left to wait
+ * for on its behalf. Returns the thread's state, or NULL when the thread is
+ * not profiled (then nothing is to be done after the call either).
+ * Samples that wait for their batch are not drained here: outside
+ * experiments they carry no delay, and during one each is processed when
+ * its signal arrives. */
+static inline struct coz_thread *coz_checkpoint_enter(void) {
+  if (!atomic_load_explicit(&coz_active, memory_order_relaxed))
+    return NULL;
+  struct coz_thread *t = coz_thread_self_fast();
+  if (!t || t->in_runtime)
+    return NULL; /* in_runtime: a program handler interrupted the runtime */
+  if (t->pending || t->local_delay < coz_delay_global())
+    coz_checkpoint_settle(t);
+  return t;
+}
+
+/* After a blocking call returned because another thread acted: that thread
+ * executed its delays before waking this one (coz_checkpoint_enter), so
+ * this thread's owed delays up to `upto` are done. */
+static inline void coz_checkpoint_credit_to(struct coz_thread *t,
+                                            uint64_t upto) {
+  if (t && t->local_delay < upto)
+    coz_checkpoint_credit(t, upto);
+}
+static inline void coz_checkpoint_woken(struct coz_thread *t) {
+  if (t)
+    coz_checkpoint_credit_to(t, coz_delay_global());
+}
 
 #endif /* COZ_CHECKPOINTS_H */

@@ -5,12 +5,8 @@
 
 #include <stdatomic.h>
 
-static _Atomic uint64_t global_delay;
+_Atomic uint64_t coz_global_delay_ns;
 static _Atomic uint64_t slept_total;
-
-uint64_t coz_delay_global(void) {
-  return atomic_load_explicit(&global_delay, memory_order_acquire);
-}
 
 uint64_t coz_delays_slept_ns(void) { return atomic_load(&slept_total); }
 
@@ -29,9 +25,9 @@ static void pause_for(struct coz_thread *t, uint64_t owed) {
 
 /* Raises G to at least v. */
 static void raise_global(uint64_t v) {
-  uint64_t g = atomic_load_explicit(&global_delay, memory_order_relaxed);
+  uint64_t g = atomic_load_explicit(&coz_global_delay_ns, memory_order_relaxed);
   while (g < v && !atomic_compare_exchange_weak_explicit(
-                      &global_delay, &g, v, memory_order_acq_rel,
+                      &coz_global_delay_ns, &g, v, memory_order_acq_rel,
                       memory_order_relaxed)) {
   }
 }

@@ -9,12 +9,17 @@
 #ifndef COZ_DELAYS_H
 #define COZ_DELAYS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 struct coz_thread;
 
-/* G, in ns. Async-signal-safe. */
-uint64_t coz_delay_global(void);
+/* G, in ns. Async-signal-safe. Inline: the checkpoints compare it with the
+ * thread's local count on every call. */
+extern _Atomic uint64_t coz_global_delay_ns;
+static inline uint64_t coz_delay_global(void) {
+  return atomic_load_explicit(&coz_global_delay_ns, memory_order_acquire);
+}
 /* After a batch: raise G to the local count, or pause until the local count
  * reaches G (the "minimize delays" rule). Async-signal-safe. */
 void coz_delays_settle(struct coz_thread *t);

@@ -36,8 +36,10 @@ static _Atomic size_t hint; /* where the next free-slot search starts */
 static _Atomic long live_threads;
 static pthread_key_t exit_key;
 
-static __thread struct coz_thread *self
+/* The calling thread's state (thread_state.h reads it inline). */
+__thread struct coz_thread *coz_self_tls
     __attribute__((tls_model("initial-exec")));
+#define self coz_self_tls
 
 long coz_threads_live(void) { return atomic_load(&live_threads); }
 
