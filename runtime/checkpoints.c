@@ -16,6 +16,9 @@
 #include "real.h"
 #include "runtime.h"
 #include "thread_state.h"
+#ifdef COZ_HAVE_CALLPATH
+#include "callpath/callpath.h"
+#endif
 
 #include <errno.h>
 
@@ -68,15 +71,36 @@ COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
     return COZ_REAL(NAME) ARGS;                                                \
   }
 
+/* A blocking call is also a wait for COZ_CALLPATH=wall (cp_wall.c). */
+#ifdef COZ_HAVE_CALLPATH
+#define WALL_ON() atomic_load_explicit(&coz_callpath_wall, memory_order_relaxed)
+static void wait_begin(uintptr_t ra) { coz_callpath_block_begin(ra); }
+static void wait_end(uintptr_t ra) {
+  int saved_errno = errno;
+  coz_callpath_block_end(ra);
+  errno = saved_errno;
+}
+#else
+#define WALL_ON() false
+static void wait_begin(uintptr_t ra) { (void)ra; }
+static void wait_end(uintptr_t ra) { (void)ra; }
+#endif
+#define CALLER_RA ((uintptr_t)__builtin_return_address(0))
+
 /* WOKEN is an expression of the result r (and errno) saying the call
  * returned because another thread acted. */
 #define BLOCK(NAME, PARAMS, ARGS, WOKEN)                                       \
   COZ_EXPORT int __coz_##NAME PARAMS {                                         \
     struct coz_thread *t = coz_checkpoint_enter();                             \
-    if (!t)                                                                    \
+    bool wall = WALL_ON();                                                     \
+    if (!t && !wall)                                                           \
       return COZ_REAL(NAME) ARGS;                                              \
+    if (wall)                                                                  \
+      wait_begin(CALLER_RA);                                                   \
     int r = COZ_REAL(NAME) ARGS;                                               \
-    if (WOKEN)                                                                 \
+    if (wall)                                                                  \
+      wait_end(CALLER_RA);                                                     \
+    if (t && (WOKEN))                                                          \
       coz_checkpoint_woken(t);                                                 \
     return r;                                                                  \
   }

@@ -64,7 +64,10 @@ static void *lookup(const char *name) {
   return f;
 }
 
+void coz_io_resolve(void); /* io_checkpoints.c */
+
 void coz_real_resolve(void) {
+  coz_io_resolve();
 #define COZ_SIG(RET, NAME, PARAMS, ARGS)                                       \
   if (!coz_real.NAME) {                                                        \
     RET(*f) PARAMS = (RET(*) PARAMS)lookup(#NAME);                             \

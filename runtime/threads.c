@@ -62,13 +62,23 @@ static struct coz_thread *find_by_tid(pid_t tid) {
   return NULL;
 }
 
+/* Set once coz_threads_init has adopted every thread that existed: a
+ * thread without a slot then never gets one, and says so in not_sampled
+ * (the profiler thread, threads made with clone, exited threads), so its
+ * checkpoints and interposed I/O calls do not search the slots each time. */
+static _Atomic bool adoption_done;
+static __thread bool not_sampled __attribute__((tls_model("initial-exec")));
+
 struct coz_thread *coz_thread_self(void) {
   struct coz_thread *t = self;
-  if (t || !atomic_load_explicit(&coz_active, memory_order_relaxed))
+  if (t || not_sampled ||
+      !atomic_load_explicit(&coz_active, memory_order_relaxed))
     return t;
   /* Threads adopted at initialisation have a slot but no TLS pointer yet. */
   t = find_by_tid(coz_gettid());
   self = t;
+  if (!t && atomic_load_explicit(&adoption_done, memory_order_acquire))
+    not_sampled = true;
   return t;
 }
 
@@ -175,6 +185,7 @@ void coz_thread_end(void) {
   t->in_runtime = 1; /* a late signal must not touch the slot any more */
   coz_sampler_stop(&t->sampler);
   self = NULL;
+  not_sampled = true;
   pthread_setspecific(exit_key, NULL);
   free_slot(t);
   if (atomic_fetch_sub(&live_threads, 1) == 1)
@@ -218,6 +229,7 @@ bool coz_threads_init(void) {
     }
     closedir(dir);
   }
+  atomic_store_explicit(&adoption_done, true, memory_order_release);
   return true;
 }
 
@@ -230,7 +242,7 @@ void coz_threads_forget_all(void) {
       if (t->sampler.ring)
         munmap(t->sampler.ring, t->sampler.ring_bytes);
       if (t->sampler.fd >= 0)
-        close(t->sampler.fd);
+        syscall(SYS_close, t->sampler.fd); /* close() is interposed */
       t->sampler.kind = 0;
       free_slot(t);
     }

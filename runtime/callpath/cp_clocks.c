@@ -90,7 +90,7 @@ static void arm_cpu_timer(struct cp_thread *t) {
 
 static uint64_t counter_value(int fd) {
   uint64_t v = 0;
-  /* The system call itself: read() is interposed (cp_io.c). */
+  /* The system call itself: read() is interposed (io_checkpoints.c). */
   if (syscall(SYS_read, fd, &v, sizeof v) != (long)sizeof v)
     return 0;
   return v;
@@ -114,6 +114,18 @@ static uintptr_t interrupted_pc(void *ucv) {
 #endif
 }
 
+/* The CPU clock runs for `cpu` and for `wall` (whose running time it
+ * samples, cp_wall.c); the stack is taken only when one of them needs it. */
+static void on_cpu_sample(struct cp_stack *st, uint64_t w, uintptr_t pc) {
+  bool cpu = cp_config.enabled[CP_CPU];
+  if (!cpu && !cp_wall_wants_stack())
+    return;
+  cp_capture_signal(st, pc);
+  if (cpu)
+    cp_record(CP_CPU, st, w);
+  cp_wall_on_cpu_sample(st);
+}
+
 static void on_signal(int sig, siginfo_t *si, void *ucv) {
   (void)sig;
   int saved_errno = errno;
@@ -127,8 +139,7 @@ static void on_signal(int sig, siginfo_t *si, void *ucv) {
     uint64_t now = thread_cpu_ns();
     uint64_t w = now - t->last[CP_CPU];
     t->last[CP_CPU] = now;
-    cp_capture_signal(&st, interrupted_pc(ucv));
-    cp_record(CP_CPU, &st, w);
+    on_cpu_sample(&st, w, interrupted_pc(ucv));
     arm_cpu_timer(t);
     goto out;
   }
@@ -138,8 +149,12 @@ static void on_signal(int sig, siginfo_t *si, void *ucv) {
     uint64_t now = counter_value(t->fd[r]);
     uint64_t w = now - t->last[r];
     t->last[r] = now;
-    cp_capture_signal(&st, interrupted_pc(ucv));
-    cp_record((enum cp_resource)r, &st, w);
+    if (r == CP_CPU) {
+      on_cpu_sample(&st, w, interrupted_pc(ucv));
+    } else {
+      cp_capture_signal(&st, interrupted_pc(ucv));
+      cp_record((enum cp_resource)r, &st, w);
+    }
     rearm_counter(t, (enum cp_resource)r);
     break;
   }
@@ -187,6 +202,7 @@ static void thread_stop(void *arg) {
   if (!t || !t->armed)
     return;
   t->armed = false;
+  cp_wall_thread_stop();
   atomic_fetch_sub(&cp_live_threads, 1);
   if (t->has_timer)
     timer_delete(t->cpu_timer);
@@ -214,7 +230,8 @@ void coz_callpath_thread_start(void) {
   atomic_fetch_add(&cp_live_threads, 1);
   /* CPU time: perf's task clock (an hrtimer, so samples come at the
    * period, not only at scheduler ticks), else a POSIX CPU-time timer. */
-  if (cp_config.enabled[CP_CPU] &&
+  cp_wall_thread_start();
+  if ((cp_config.enabled[CP_CPU] || cp_config.enabled[CP_WALL]) &&
       !start_counter(t, CP_CPU, PERF_COUNT_SW_TASK_CLOCK)) {
     struct sigevent sev;
     memset(&sev, 0, sizeof sev);
@@ -273,7 +290,15 @@ void coz_callpath_mask_signal(sigset_t *mask) {
     sigaddset(mask, cp_signal);
 }
 
-/* Called by the I/O interposers with the bytes a call moved. */
+_Atomic bool coz_callpath_bytes;
+
+void coz_callpath_io_bytes(bool written, uint64_t n, uintptr_t caller_ra) {
+  enum cp_resource r = written ? CP_WRITE : CP_READ;
+  if (cp_config.enabled[r])
+    cp_io_bytes(r, n, caller_ra);
+}
+
+/* Called by the runtime's I/O interposers with the bytes a call moved. */
 void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra) {
   struct cp_thread *t = &self;
   /* Unarmed threads are the runtime's own (the profiler thread reading
@@ -300,11 +325,17 @@ void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra) {
 static void at_exit(void) {
   if (getpid() != cp_pid || !atomic_exchange(&cp_active, false))
     return;
+  atomic_store(&coz_callpath_bytes, false);
+  atomic_store(&coz_callpath_wall, false);
   cp_ring_close_all(); /* the threads still running */
   cp_write_profile();
 }
 
-static void in_fork_child(void) { atomic_store(&cp_active, false); }
+static void in_fork_child(void) {
+  atomic_store(&cp_active, false);
+  atomic_store(&coz_callpath_bytes, false);
+  atomic_store(&coz_callpath_wall, false);
+}
 
 static const char *env_value(char **envp, const char *name) {
   size_t n = strlen(name);
@@ -360,7 +391,16 @@ __attribute__((constructor(101))) static void cp_start(void) {
     return;
   atexit(at_exit);
   pthread_atfork(NULL, NULL, in_fork_child);
+  /* Without `cpu`, the CPU clock still samples running time for `wall`,
+   * four times per wall period: the running time between a thread's last
+   * CPU sample and its next blocking call is given to that call's stack
+   * (cp_wall.c), so the clock's period bounds that error. */
+  if (!cp_config.enabled[CP_CPU])
+    cp_config.period[CP_CPU] = cp_config.period[CP_WALL] / 4 + 1;
   atomic_store(&cp_active, true);
+  atomic_store(&coz_callpath_bytes,
+               cp_config.enabled[CP_READ] || cp_config.enabled[CP_WRITE]);
+  atomic_store(&coz_callpath_wall, cp_config.enabled[CP_WALL]);
   coz_callpath_thread_start();
   cp_start_flusher(COZ_REAL(pthread_create));
 }

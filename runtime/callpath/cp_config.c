@@ -26,7 +26,7 @@ static void bad(const char *what, const char *item, size_t len) {
   char line[512];
   int n = snprintf(line, sizeof line,
                    "coz: COZ_CALLPATH: %s '%.*s': expected a comma-separated "
-                   "list of cpu|minflt|majflt|csw|read|write[:period], e.g. "
+                   "list of cpu|wall|minflt|majflt|csw|read|write[:period], e.g. "
                    "cpu,read:4096; call paths are off\n",
                    what, (int)len, item);
   if (n > 0) {
@@ -53,7 +53,7 @@ bool cp_parse_spec(const char *spec, struct cp_config *out) {
       bad("unknown resource", p, len);
       return false;
     }
-    if (r == CP_WALL || r == CP_HEAP) {
+    if (r == CP_HEAP) {
       bad("resource not implemented yet", p, len);
       return false;
     }

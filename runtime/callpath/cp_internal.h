@@ -87,6 +87,17 @@ void cp_record(enum cp_resource r, const struct cp_stack *st, uint64_t weight);
 
 /* ---- per-thread state (cp_clocks.c) ---- */
 uint64_t cp_next_period(enum cp_resource r);
+/* n units of a counted resource (bytes) consumed by a call whose return
+ * address into the program is caller_ra. */
+void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra);
+
+/* ---- wall-clock time (cp_wall.c) ---- */
+void cp_wall_thread_start(void);
+void cp_wall_thread_stop(void);
+/* The CPU clock's sample should take the stack for wall time. */
+bool cp_wall_wants_stack(void);
+/* From the CPU clock's signal: the thread ran until now, at stack st. */
+void cp_wall_on_cpu_sample(const struct cp_stack *st);
 
 /* ---- kernel-sampled rings (cp_ring.c): context switches ---- */
 /* Opens a ring-buffer counter for the calling thread; slot or -1. */

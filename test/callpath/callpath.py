@@ -112,6 +112,31 @@ def io_test(args, workdir, resource):
     return ok
 
 
+def wall_test(args, workdir):
+    # One thread sleeps, polls, times out on a condition variable and spins;
+    # another blocks in read() all along. The program measures each path's
+    # real time: its share of all the threads' time is the expected
+    # fraction (blocked or running, wall time counts the same).
+    paths = ['path_sleep', 'path_poll', 'path_cond', 'path_spin', 'path_read']
+    got = {p: [] for p in paths}
+    want = {p: [] for p in paths}
+    for i in range(RUNS):
+        out, stdout = run_program(args, 'cp_wall', 'wall:2000000', workdir,
+                                  f'wall{i}')
+        ns = {p: int(re.search(rf'wall_{p}=(\d+)', stdout).group(1))
+              for p in paths}
+        table = rows(report(args, out, '--resource', 'wall', '--threshold',
+                            '0'))
+        for p in paths:
+            want[p].append(ns[p] / sum(ns.values()))
+            got[p].append(frac(table, 'function', p))
+    ok = True
+    for p in paths:
+        ok &= check(f'function {p}', statistics.median(got[p]),
+                    statistics.median(want[p]))
+    return ok
+
+
 def faults_test(args, workdir):
     # N fresh pages touched in path_a, 3N in path_b (N = 2048, 4 rounds):
     # 32768 faults of the process' ~33000. The pair splits 1:3.
@@ -416,6 +441,7 @@ def main():
         'io_read': lambda w: io_test(args, w, 'read'),
         'io_write': lambda w: io_test(args, w, 'write'),
         'faults': lambda w: faults_test(args, w),
+        'wall': lambda w: wall_test(args, w),
         'process_db': lambda w: process_db_test(args, w),
         'recursive': lambda w: recursive_test(args, w),
         'context_switches': lambda w: context_switches_test(args, w),

@@ -32,6 +32,31 @@ def test_fixed_line():
     return ok
 
 
+def test_pipe_wait():
+    """A round trip to a device thread on the critical path (pipes,
+    socketpair + poll, eventfd + select): the device is woken by the main
+    thread, so it is credited the delays the main thread executed, and a
+    virtual speedup s of the compute line gives a program speedup f*s (f
+    measured by the program itself)."""
+    rounds = 700
+    point = line_of("pipe_wait.c", "COZ_PROGRESS")
+    line = line_of("pipe_wait.c", "LINE_A")
+    ok = True
+    for mode in ("pipe", "socketpair", "eventfd"):
+        fs = []
+        for _ in range(3):
+            out, _, _ = run("rt_pipe_wait", [mode, 300, "measure"],
+                            profiled=False)
+            fs.append(value(out, "f"))
+        f = statistics.median(fs)
+        got, vals = median_of_runs(
+            lambda: predicted("rt_pipe_wait", [mode, rounds], line, 50, point),
+            rtlib.ARGS.rounds)
+        ok &= report("%s round trip, compute at 50%% (f=%.3f)" % (mode, f),
+                     got, f * 0.5, 0.03, vals)
+    return ok
+
+
 def test_fig1():
     """Figure 1: a() slightly longer than b(). Virtual 50% speedups of each
     loop against the measured effect of really halving its work."""

@@ -1,0 +1,307 @@
+/* io_checkpoints.c: the I/O and sleep calls of io_calls.def, interposed in
+ * dynamically linked executables (the definitions here win symbol lookup,
+ * like the synchronization interposers; the real functions come from the
+ * next object, libc, through dlsym). What each role does is in
+ * io_calls.def; in short, the blocking rules of §3.4.1 extended to
+ * descriptors: reads are credited only when a thread of this program
+ * wrote the data (fd_channels.h), and the calls feed the call-path
+ * profiler's read/write bytes and wall-clock time.
+ *
+ * The definitions are weak: a program that defines a function of the same
+ * name (its own `send`) keeps it, and links. Calls libc makes internally
+ * (fread, getline, system) use libc's private aliases and are not seen;
+ * -static executables are not interposed here (docs/design.md). errno and
+ * the result always pass through untouched. */
+#include "checkpoints.h"
+#include "fd_channels.h"
+#ifdef COZ_HAVE_CALLPATH
+#include "callpath/callpath.h"
+#endif
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define IO_EXPORT __attribute__((visibility("default"), weak))
+
+/* --- The real functions. --- */
+static struct {
+#define COZ_IO_CALL(ROLE, RET, NAME, PARAMS, ARGS) RET(*NAME) PARAMS;
+#include "io_calls.def"
+#undef COZ_IO_CALL
+} real;
+
+static void *lookup(const char *name) {
+  void *f = dlsym(RTLD_NEXT, name);
+  if (!f) {
+    static const char msg[] = "coz: cannot find an I/O function in libc; "
+                              "the program cannot continue\n";
+    syscall(SYS_write, 2, msg, sizeof msg - 1);
+    abort();
+  }
+  return f;
+}
+
+/* From coz_real_resolve (init, before main): the interposers are then
+ * safe to use from signal handlers, where dlsym is not. The lazy lookup
+ * below covers calls made earlier, by other libraries' constructors. */
+void coz_io_resolve(void) {
+#define COZ_IO_CALL(ROLE, RET, NAME, PARAMS, ARGS)                             \
+  if (!real.NAME)                                                              \
+    __atomic_store_n(&real.NAME, (RET(*) PARAMS)lookup(#NAME),                 \
+                     __ATOMIC_RELEASE);
+#include "io_calls.def"
+#undef COZ_IO_CALL
+}
+
+#define REAL(NAME)                                                             \
+  (__builtin_expect(__atomic_load_n(&real.NAME, __ATOMIC_ACQUIRE) != NULL, 1)  \
+       ? real.NAME                                                             \
+       : (coz_io_resolve(), real.NAME))
+
+/* --- What the roles share. --- */
+#define CALLER_RA ((uintptr_t)__builtin_return_address(0))
+
+static inline bool wall_on(void) {
+#ifdef COZ_HAVE_CALLPATH
+  return atomic_load_explicit(&coz_callpath_wall, memory_order_relaxed);
+#else
+  return false;
+#endif
+}
+
+static inline bool bytes_on(void) {
+#ifdef COZ_HAVE_CALLPATH
+  return atomic_load_explicit(&coz_callpath_bytes, memory_order_relaxed);
+#else
+  return false;
+#endif
+}
+
+/* Before the call: owed delays, and the start of a wall-clock wait. */
+static inline struct coz_thread *begin_wait(bool wall, uintptr_t ra) {
+  struct coz_thread *t = coz_checkpoint_enter();
+#ifdef COZ_HAVE_CALLPATH
+  if (wall)
+    coz_callpath_block_begin(ra);
+#else
+  (void)wall, (void)ra;
+#endif
+  return t;
+}
+
+static void end_wait(uintptr_t ra) {
+#ifdef COZ_HAVE_CALLPATH
+  coz_callpath_block_end(ra);
+#else
+  (void)ra;
+#endif
+}
+
+static void count_bytes(bool written, ssize_t n, uintptr_t ra) {
+#ifdef COZ_HAVE_CALLPATH
+  if (n > 0)
+    coz_callpath_io_bytes(written, (uint64_t)n, ra);
+#else
+  (void)written, (void)n, (void)ra;
+#endif
+}
+
+/* Credit from the channel fd reads from (its writer's delay count). */
+static void credit_from(struct coz_thread *t, int fd) {
+  uint64_t stamp;
+  if (coz_fd_read_stamp(fd, &stamp))
+    coz_checkpoint_credit_to(t, stamp);
+}
+
+/* What a writer stamps: the delays it has executed. A thread ahead of G
+ * (it ran the selected line and has not settled yet) stamps G: a reader
+ * credited beyond G would raise G for everyone. */
+static inline uint64_t executed_delay(const struct coz_thread *t) {
+  uint64_t g = coz_delay_global();
+  return t->local_delay < g ? t->local_delay : g;
+}
+
+static void after_read(struct coz_thread *t, bool wall, int fd, ssize_t n,
+                       uintptr_t ra) {
+  int saved_errno = errno;
+  if (wall)
+    end_wait(ra);
+  if (n > 0) {
+    if (t)
+      credit_from(t, fd);
+    count_bytes(false, n, ra);
+  }
+  errno = saved_errno;
+}
+
+static void after_write(bool wall, ssize_t n, uintptr_t ra) {
+  int saved_errno = errno;
+  if (wall)
+    end_wait(ra);
+  count_bytes(true, n, ra);
+  errno = saved_errno;
+}
+
+static void after_wait(bool wall, uintptr_t ra) {
+  int saved_errno = errno;
+  if (wall)
+    end_wait(ra);
+  errno = saved_errno;
+}
+
+static void after_poll(struct coz_thread *t, bool wall,
+                       const struct pollfd *fds, nfds_t n, int r,
+                       uintptr_t ra) {
+  int saved_errno = errno;
+  if (wall)
+    end_wait(ra);
+  for (nfds_t i = 0; t && r > 0 && i < n; i++)
+    if (fds[i].revents & (POLLIN | POLLRDNORM | POLLPRI))
+      credit_from(t, fds[i].fd);
+  errno = saved_errno;
+}
+
+static void after_select(struct coz_thread *t, bool wall, int nfds,
+                         const fd_set *rd, int r, uintptr_t ra) {
+  int saved_errno = errno;
+  if (wall)
+    end_wait(ra);
+  for (int fd = 0; t && r > 0 && rd && fd < nfds && fd < FD_SETSIZE; fd++)
+    if (FD_ISSET(fd, rd))
+      credit_from(t, fd);
+  errno = saved_errno;
+}
+
+/* --- The roles. --- When the thread is not profiled and call paths want
+ * neither bytes nor wall time, each is a load or three and a tail call. */
+#define READ(RET, NAME, PARAMS, ARGS)                                          \
+  IO_EXPORT RET NAME PARAMS {                                                  \
+    bool wall = wall_on();                                                     \
+    struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
+    if (!t && !wall && !bytes_on())                                            \
+      return REAL(NAME) ARGS;                                                  \
+    RET r = REAL(NAME) ARGS;                                                   \
+    after_read(t, wall, fd, (ssize_t)r, CALLER_RA);                            \
+    return r;                                                                  \
+  }
+
+#define WRITE(RET, NAME, PARAMS, ARGS)                                         \
+  IO_EXPORT RET NAME PARAMS {                                                  \
+    bool wall = wall_on();                                                     \
+    struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
+    if (t)                                                                     \
+      coz_fd_stamp_write(fd, executed_delay(t));                               \
+    if (!wall && !bytes_on())                                                  \
+      return REAL(NAME) ARGS;                                                  \
+    RET r = REAL(NAME) ARGS;                                                   \
+    after_write(wall, (ssize_t)r, CALLER_RA);                                  \
+    return r;                                                                  \
+  }
+
+#define WAIT(RET, NAME, PARAMS, ARGS)                                          \
+  IO_EXPORT RET NAME PARAMS {                                                  \
+    bool wall = wall_on();                                                     \
+    begin_wait(wall, CALLER_RA);                                               \
+    if (!wall)                                                                 \
+      return REAL(NAME) ARGS;                                                  \
+    RET r = REAL(NAME) ARGS;                                                   \
+    after_wait(wall, CALLER_RA);                                               \
+    return r;                                                                  \
+  }
+#define SLEEP WAIT
+
+#define POLL(RET, NAME, PARAMS, ARGS)                                          \
+  IO_EXPORT RET NAME PARAMS {                                                  \
+    bool wall = wall_on();                                                     \
+    struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
+    if (!t && !wall)                                                           \
+      return REAL(NAME) ARGS;                                                  \
+    RET r = REAL(NAME) ARGS;                                                   \
+    after_poll(t, wall, fds, n, r, CALLER_RA);                                 \
+    return r;                                                                  \
+  }
+
+#define SELECT(RET, NAME, PARAMS, ARGS)                                        \
+  IO_EXPORT RET NAME PARAMS {                                                  \
+    bool wall = wall_on();                                                     \
+    struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
+    if (!t && !wall)                                                           \
+      return REAL(NAME) ARGS;                                                  \
+    RET r = REAL(NAME) ARGS;                                                   \
+    after_select(t, wall, nfds, rd, r, CALLER_RA);                             \
+    return r;                                                                  \
+  }
+
+#define PLAIN(RET, NAME, PARAMS, ARGS) /* below, one by one */
+
+#define COZ_IO_CALL(ROLE, RET, NAME, PARAMS, ARGS) ROLE(RET, NAME, PARAMS, ARGS)
+#include "io_calls.def"
+#undef COZ_IO_CALL
+
+/* --- Descriptors: the channel table follows them. --- */
+IO_EXPORT int pipe(int fds[2]) {
+  int r = REAL(pipe)(fds);
+  if (r == 0)
+    coz_fd_pipe(fds[0], fds[1]);
+  return r;
+}
+
+IO_EXPORT int pipe2(int fds[2], int flags) {
+  int r = REAL(pipe2)(fds, flags);
+  if (r == 0)
+    coz_fd_pipe(fds[0], fds[1]);
+  return r;
+}
+
+IO_EXPORT int socketpair(int domain, int type, int proto, int fds[2]) {
+  int r = REAL(socketpair)(domain, type, proto, fds);
+  if (r == 0)
+    coz_fd_socketpair(fds[0], fds[1]);
+  return r;
+}
+
+IO_EXPORT int eventfd(unsigned initval, int flags) {
+  int fd = REAL(eventfd)(initval, flags);
+  if (fd >= 0)
+    coz_fd_eventfd(fd);
+  return fd;
+}
+
+IO_EXPORT int dup(int oldfd) {
+  int fd = REAL(dup)(oldfd);
+  if (fd >= 0)
+    coz_fd_dup(oldfd, fd);
+  return fd;
+}
+
+IO_EXPORT int dup2(int oldfd, int newfd) {
+  int fd = REAL(dup2)(oldfd, newfd);
+  if (fd >= 0 && fd != oldfd)
+    coz_fd_dup(oldfd, fd);
+  return fd;
+}
+
+IO_EXPORT int dup3(int oldfd, int newfd, int flags) {
+  int fd = REAL(dup3)(oldfd, newfd, flags);
+  if (fd >= 0)
+    coz_fd_dup(oldfd, fd);
+  return fd;
+}
+
+/* Forgotten before the call: once close returns, another thread may get
+ * the same number for something new. */
+IO_EXPORT int close(int fd) {
+  coz_fd_forget(fd);
+  return REAL(close)(fd);
+}
