@@ -1,23 +1,10 @@
-/* util.c: diagnostics and sleeping. */
+/* util.c: diagnostics. */
 #include "util.h"
 #include "config.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-
-uint64_t coz_sleep_ns(uint64_t ns) {
-  uint64_t start = coz_now_ns();
-  struct timespec req = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
-  struct timespec rem;
-  /* A signal of the program may cut the sleep short: keep sleeping the rest
-   * so a delay is never silently shortened. */
-  /* The system call itself: nanosleep() is interposed (io_checkpoints.c)
-   * and a delay is no wait of the program's. */
-  while (syscall(SYS_nanosleep, &req, &rem) != 0 && errno == EINTR)
-    req = rem;
-  return coz_now_ns() - start;
-}
 
 static void vlog(const char *fmt, va_list ap) {
   char line[512];
