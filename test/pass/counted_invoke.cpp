@@ -81,7 +81,7 @@ std::vector<int> grow(int n) {
 }
 // The allocator the vector instantiates here calls operator new with
 // n x sizeof(int) bytes, and is counted.
-// CHECK-LABEL: define linkonce_odr {{.*}}allocate
+// CHECK-LABEL: define linkonce_odr {{.*}}@_ZN{{.*}}allocatorIiE8allocateE
 // CHECK: [[S:%[0-9a-z.]+]] = mul i64 {{.*}}, 4
 // CHECK: call {{.*}}@_Znwm(i64 {{.*}}[[S]])
 // CHECK-NEXT: notail call void @__coz_count_heap(i64 [[S]],
