@@ -145,16 +145,10 @@ FunctionType *counterType(LLVMContext &Ctx) {
                            {Type::getInt64Ty(Ctx), cozBytePtrTy(Ctx)}, false);
 }
 
-} // namespace
+using Site = std::pair<CallBase *, const CountedCall *>;
 
-unsigned CountedCalls::instrument(Function &F) {
-  // A definition of a counted function is the implementation of the calls
-  // counted at its callers (a program's own calloc calling its malloc,
-  // glibc's inline getchar calling getc): counting inside it too would
-  // count those bytes twice.
-  if (lookup(F.getName()))
-    return 0;
-  SmallVector<std::pair<CallBase *, const CountedCall *>, 8> Sites;
+SmallVector<Site, 8> findSites(Function &F) {
+  SmallVector<Site, 8> Sites;
   for (Instruction &I : instructions(F)) {
     auto *CB = dyn_cast<CallBase>(&I);
     if (!CB || !(isa<CallInst>(CB) || isa<InvokeInst>(CB)))
@@ -174,93 +168,106 @@ unsigned CountedCalls::instrument(Function &F) {
     if (C && fits(*CB, *C))
       Sites.push_back({CB, C});
   }
+  return Sites;
+}
 
-  LLVMContext &Ctx = M.getContext();
-  FunctionType *CounterTy = counterType(Ctx);
-  PointerType *StrTy = cozBytePtrTy(Ctx);
+// Right after the call; for an invoke, on its normal edge (its result
+// exists only there), in a block of its own when the normal destination is
+// reached from elsewhere too.
+Instruction *afterCall(CallBase &CB) {
+  auto *II = dyn_cast<InvokeInst>(&CB);
+  if (!II)
+    return CB.getNextNode();
+  BasicBlock *Normal = II->getNormalDest();
+  if (BasicBlock *Edge = SplitCriticalEdge(II, 0))
+    Normal = Edge;
+  return &*Normal->getFirstInsertionPt();
+}
+
+// The counter's two arguments, bytes and str, before the WHEN test.
+std::pair<Value *, Value *> amount(IRBuilder<> &B, CallBase &CB,
+                                   const CountedCall &C) {
+  PointerType *StrTy = cozBytePtrTy(B.getContext());
+  auto Wide = [&](Value *V) { return B.CreateZExtOrTrunc(V, B.getInt64Ty()); };
+  Value *Arg = C.A < CB.arg_size() ? CB.getArgOperand(C.A) : nullptr;
+  Value *NoStr = ConstantPointerNull::get(StrTy);
+  switch (C.How) {
+  case Amount::Arg:
+    return {Wide(Arg), NoStr};
+  case Amount::ArgTimesArg:
+    return {B.CreateMul(Wide(Arg), Wide(CB.getArgOperand(C.B)), "coz.bytes"),
+            NoStr};
+  case Amount::Result:
+    return {Wide(&CB), NoStr};
+  case Amount::ResultTimesArg:
+    return {B.CreateMul(Wide(&CB), Wide(Arg), "coz.bytes"), NoStr};
+  case Amount::StrlenResultPlus:
+    return {B.getInt64(C.B), B.CreatePointerCast(&CB, StrTy)};
+  case Amount::StrlenArgPlus:
+    return {B.getInt64(C.B), B.CreatePointerCast(Arg, StrTy)};
+  case Amount::Constant:
+    break;
+  }
+  return {B.getInt64(C.B), NoStr};
+}
+
+// Whether the call moved anything (WHEN), or nullptr when it always does.
+Value *moved(IRBuilder<> &B, CallBase &CB, When Cond) {
+  Constant *Zero =
+      CB.getType()->isVoidTy() ? nullptr : Constant::getNullValue(CB.getType());
+  switch (Cond) {
+  case When::Always:
+    return nullptr;
+  case When::ResultNonNull:
+    return B.CreateICmpNE(&CB, Zero, "coz.ok");
+  case When::ResultZero:
+    return B.CreateICmpEQ(&CB, Zero, "coz.ok");
+  case When::ResultNonNeg:
+    return B.CreateICmpSGE(&CB, Zero, "coz.ok");
+  case When::ResultPositive:
+    return B.CreateICmpSGT(&CB, Zero, "coz.ok");
+  }
+  return nullptr;
+}
+
+} // namespace
+
+Function *CountedCalls::counter(StringRef Name) {
+  FunctionType *Ty = counterType(M.getContext());
+  Function *F = M.getFunction(Name);
+  if (!F) {
+    F = Function::Create(Ty, GlobalValue::ExternalLinkage, Name, M);
+    F->setDoesNotThrow();
+  } else if (F->getFunctionType() != Ty) {
+    return nullptr; // the program declares the name otherwise
+  }
+  Counters.insert(F);
+  return F;
+}
+
+unsigned CountedCalls::instrument(Function &F) {
+  // A definition of a counted function is the implementation of the calls
+  // counted at its callers (a program's own calloc calling its malloc,
+  // glibc's inline getchar calling getc): counting inside it too would
+  // count those bytes twice.
+  if (lookup(F.getName()))
+    return 0;
   unsigned N = 0;
-  for (auto &Site : Sites) {
-    CallBase *CB = Site.first;
-    const CountedCall *C = Site.second;
-    Function *Counter = M.getFunction(C->Counter);
-    if (!Counter) {
-      Counter = Function::Create(CounterTy, GlobalValue::ExternalLinkage,
-                                 C->Counter, M);
-      Counter->setDoesNotThrow();
-    } else if (Counter->getFunctionType() != CounterTy) {
-      continue; // the program declares the name otherwise: leave it be
-    }
-    Counters.insert(Counter);
-
-    // Right after the call; for an invoke, on its normal edge (its result
-    // exists only there), in a block of its own when the normal
-    // destination is reached from elsewhere too.
-    Instruction *At = CB->getNextNode();
-    if (auto *II = dyn_cast<InvokeInst>(CB)) {
-      BasicBlock *Normal = II->getNormalDest();
-      if (BasicBlock *Edge = SplitCriticalEdge(II, 0))
-        Normal = Edge;
-      At = &*Normal->getFirstInsertionPt();
-    }
-    IRBuilder<> B(At);
+  for (auto &[CB, C] : findSites(F)) {
+    Function *Counter = counter(C->Counter);
+    if (!Counter)
+      continue;
+    IRBuilder<> B(afterCall(*CB));
     B.SetCurrentDebugLocation(CB->getDebugLoc());
-    Type *I64 = B.getInt64Ty();
-    auto Wide = [&](Value *V) { return B.CreateZExtOrTrunc(V, I64); };
-    auto Arg = [&](unsigned I) { return CB->getArgOperand(I); };
-
-    Value *Bytes = nullptr, *Str = ConstantPointerNull::get(StrTy);
-    switch (C->How) {
-    case Amount::Arg:
-      Bytes = Wide(Arg(C->A));
-      break;
-    case Amount::ArgTimesArg:
-      Bytes = B.CreateMul(Wide(Arg(C->A)), Wide(Arg(C->B)), "coz.bytes");
-      break;
-    case Amount::Result:
-      Bytes = Wide(CB);
-      break;
-    case Amount::ResultTimesArg:
-      Bytes = B.CreateMul(Wide(CB), Wide(Arg(C->A)), "coz.bytes");
-      break;
-    case Amount::StrlenResultPlus:
-      Str = B.CreatePointerCast(CB, StrTy);
-      Bytes = B.getInt64(C->B);
-      break;
-    case Amount::StrlenArgPlus:
-      Str = B.CreatePointerCast(Arg(C->A), StrTy);
-      Bytes = B.getInt64(C->B);
-      break;
-    case Amount::Constant:
-      Bytes = B.getInt64(C->B);
-      break;
-    }
-
-    Value *Moved = nullptr;
-    auto Zero = [&] { return Constant::getNullValue(CB->getType()); };
-    switch (C->Cond) {
-    case When::Always:
-      break;
-    case When::ResultNonNull:
-      Moved = B.CreateICmpNE(CB, Zero(), "coz.ok");
-      break;
-    case When::ResultZero:
-      Moved = B.CreateICmpEQ(CB, Zero(), "coz.ok");
-      break;
-    case When::ResultNonNeg:
-      Moved = B.CreateICmpSGE(CB, Zero(), "coz.ok");
-      break;
-    case When::ResultPositive:
-      Moved = B.CreateICmpSGT(CB, Zero(), "coz.ok");
-      break;
-    }
+    auto [Bytes, Str] = amount(B, *CB, *C);
     // A select rather than a branch: the block stays whole (line points
     // and markers were placed by block), and the runtime returns at once
     // for 0 bytes and no string.
-    if (Moved) {
+    if (Value *Moved = moved(B, *CB, C->Cond)) {
       if (!match(Bytes, m_Zero()))
         Bytes = B.CreateSelect(Moved, Bytes, B.getInt64(0), "coz.bytes");
       if (!isa<ConstantPointerNull>(Str))
-        Str = B.CreateSelect(Moved, Str, ConstantPointerNull::get(StrTy),
+        Str = B.CreateSelect(Moved, Str, Constant::getNullValue(Str->getType()),
                              "coz.str");
     }
     CallInst *Count = B.CreateCall(Counter, {Bytes, Str});

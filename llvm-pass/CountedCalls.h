@@ -7,6 +7,7 @@
 #define COZ_PASS_COUNTED_CALLS_H
 
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringRef.h"
 
 namespace llvm {
 class Function;
@@ -27,6 +28,10 @@ public:
   void emitFallbacks();
 
 private:
+  // The declaration of __coz_count_RESOURCE, or nullptr when the module
+  // declares that name with another type.
+  llvm::Function *counter(llvm::StringRef Name);
+
   llvm::Module &M;
   llvm::SetVector<llvm::Function *> Counters; // in order of first use
 };
