@@ -2,6 +2,7 @@
 #include "CozPass.h"
 
 #include "CheckpointRewrite.h"
+#include "CountedCalls.h"
 #include "FunctionFilter.h"
 #include "LinePoints.h"
 #include "MarkerLowering.h"
@@ -33,6 +34,7 @@ PreservedAnalyses CozInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
   FunctionFilter Filter(M, Options.Skip);
   ModuleRecord Record(M);
   CheckpointRewriter Checkpoints(M);
+  CountedCalls Counted(M);
   LinePoints Lines(M, Record, Options.Points);
 
   std::vector<Function *> Work;
@@ -47,9 +49,13 @@ PreservedAnalyses CozInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
     // line points below see the same lines as the source.
     lowerMarkers(*F, Record);
     Lines.instrument(*F);
+    // Last: the line points are placed on the program's own blocks, and
+    // the counting calls (on the counted call's line) change no line.
+    Counted.instrument(*F);
   }
   Lines.warnUnmatched();
   Checkpoints.emitFallbacks();
+  Counted.emitFallbacks();
   Record.finish();
   M.getOrInsertNamedMetadata(DoneMarker);
   return PreservedAnalyses::none();

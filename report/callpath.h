@@ -29,7 +29,8 @@ struct cpr_data {
   size_t n_res;
   struct cpr_stack *stacks;
   size_t n_stacks, cap_stacks;
-  char **names; /* function names by id */
+  char **names;   /* function names by id, as the file holds them */
+  char **display; /* by id: the demangled name, NULL if not mangled */
   size_t n_names, cap_names;
   void *name_index;
   size_t bad_lines;
@@ -44,6 +45,18 @@ void cpr_free(struct cpr_data *d);
 long cpr_find_resource(const struct cpr_data *d, const char *name);
 /* Function id by name, or -1. */
 long cpr_find_function(const struct cpr_data *d, const char *name);
+
+/* ---- names (callpath_names.c) ---- */
+/* The demangled form of a C++ symbol name (malloc'ed), or NULL when the
+ * name is not a mangled C++ name. */
+char *cpr_demangle(const char *name);
+/* The name to show for a function: demangled when it was mangled. */
+const char *cpr_name(const struct cpr_data *d, unsigned id);
+/* Function id for --root: the name as the file holds it (mangled), the
+ * demangled name, or the demangled name without its parameter list
+ * (ns::Queue::pop). -1 when none matches, -2 when the short form names
+ * several functions. */
+long cpr_lookup_function(const struct cpr_data *d, const char *name);
 
 /* CPR_BODY: the function each sample was taken in (prof(1) generalised to
  * any resource, seed section 5.2). */
@@ -71,6 +84,14 @@ void cpr_rows_free(struct cpr_rows *r);
 void cpr_print(FILE *f, const struct cpr_data *d, size_t resource,
                enum cpr_kind kind, const char *root,
                const struct cpr_rows *rows, double threshold);
+
+/* The profiles `kinds` of one resource as one JSON document (schema
+ * coz-callpath/1, docs/callpath.md); `root` is the function id of the
+ * downward and upward profiles. Returns 0, or -1 (out of memory, write
+ * error). */
+int cpr_print_json(FILE *f, const struct cpr_data *d, size_t resource,
+                   const enum cpr_kind *kinds, size_t n_kinds, long root,
+                   double threshold);
 
 /* HTML: an icicle view (inline SVG) of the downward profile of every stack
  * of a resource, for the report's page. */

@@ -16,15 +16,19 @@ static void usage(FILE *f) {
   fputs("usage: coz-report callpath [options] [FILES...]   (default: "
         "profile.callpath)\n"
         "Call-path profiles of a monotonic resource (docs/callpath.md).\n"
-        "  --resource R     cpu, minflt, majflt, csw, read, write (default: "
-        "the first in the file)\n"
-        "  --root F         downward and upward profiles rooted at function F\n"
+        "  --resource R     cpu, minflt, majflt, csw, read, write, heap "
+        "(default: the first in the file)\n"
+        "  --root F         downward and upward profiles rooted at function F "
+        "(C++: mangled,\n"
+        "                   demangled, or demangled without its parameters)\n"
         "  --down, --up     only the downward / only the upward profile\n"
         "  --body           also the body profile: the function each sample "
         "was taken in\n"
         "  --threshold X    hide rows whose usage fraction is below X "
         "(default 0.01)\n"
         "  --html FILE      also write an HTML page with an icicle view\n"
+        "  --json           print JSON (schema coz-callpath/1) instead of "
+        "text\n"
         "  -h, --help\n",
         f);
 }
@@ -57,10 +61,11 @@ int cr_callpath_main(int argc, char **argv) {
       {"body", no_argument, NULL, 'b'},
       {"threshold", required_argument, NULL, 't'},
       {"html", required_argument, NULL, 'H'},
+      {"json", no_argument, NULL, 'j'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   const char *resource = NULL, *root = NULL, *html = NULL;
-  bool want_down = false, want_up = false, want_body = false;
+  bool want_down = false, want_up = false, want_body = false, json = false;
   double threshold = 0.01;
   int c;
   optind = 1;
@@ -96,6 +101,9 @@ int cr_callpath_main(int argc, char **argv) {
     }
     case 'H':
       html = optarg;
+      break;
+    case 'j':
+      json = true;
       break;
     case 'h':
       usage(stdout);
@@ -143,7 +151,16 @@ int cr_callpath_main(int argc, char **argv) {
     rc = 2;
     goto done;
   }
-  long fn = root ? cpr_find_function(&d, root) : -1;
+  long fn = root ? cpr_lookup_function(&d, root) : -1;
+  if (root && fn == -2) {
+    fprintf(stderr,
+            "coz-report callpath: '%s' names several functions (overloads); "
+            "give the full name with its parameters, as the function "
+            "profile shows it\n",
+            root);
+    rc = 2;
+    goto done;
+  }
   if (root && fn < 0) {
     fprintf(stderr,
             "coz-report callpath: function '%s' is on no sampled "
@@ -164,6 +181,14 @@ int cr_callpath_main(int argc, char **argv) {
       kinds[nk++] = CPR_DOWN;
     if (want_up)
       kinds[nk++] = CPR_UP;
+  }
+  if (json) {
+    if (cpr_print_json(stdout, &d, (size_t)r, kinds, nk, fn, threshold) != 0) {
+      fputs("coz-report callpath: out of memory or cannot write the JSON\n",
+            stderr);
+      rc = 2;
+    }
+    nk = 0; /* no text */
   }
   for (size_t k = 0; k < nk; k++) {
     struct cpr_rows rows;

@@ -255,7 +255,7 @@ void cpr_print(FILE *f, const struct cpr_data *d, size_t resource,
     }
     fprintf(f, "%.5f %s", frac, single ? "" : "(");
     for (size_t k = 0; k < row->n; k++)
-      fprintf(f, "%s%s", k ? " " : "", d->names[row->path[k]]);
+      fprintf(f, "%s%s", k ? " " : "", cpr_name(d, row->path[k]));
     fprintf(f, "%s [%llu]\n", single ? "" : ")",
             (unsigned long long)row->samples);
   }

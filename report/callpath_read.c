@@ -88,6 +88,10 @@ static long intern(struct cpr_data *d, const char *s, size_t n) {
     if (!p)
       return -1;
     d->names = p;
+    p = realloc(d->display, cap * sizeof *p);
+    if (!p)
+      return -1;
+    d->display = p;
     d->cap_names = cap;
   }
   char *copy = strndup(s, n);
@@ -98,6 +102,7 @@ static long intern(struct cpr_data *d, const char *s, size_t n) {
     free(copy);
     return -1;
   }
+  d->display[d->n_names] = cpr_demangle(copy);
   return (long)d->n_names++;
 }
 
@@ -270,9 +275,12 @@ void cpr_free(struct cpr_data *d) {
   for (size_t i = 0; i < d->n_stacks; i++)
     free(d->stacks[i].fn);
   free(d->stacks);
-  for (size_t i = 0; i < d->n_names; i++)
+  for (size_t i = 0; i < d->n_names; i++) {
     free(d->names[i]);
+    free(d->display[i]);
+  }
   free(d->names);
+  free(d->display);
   struct name_index *ix = d->name_index;
   if (ix)
     free(ix->slot);

@@ -62,7 +62,7 @@ static void draw(FILE *f, const struct cpr_data *d, const struct tree *t,
     if (frac < threshold || frac <= 0)
       continue;
     double w = frac * WIDTH;
-    const char *name = d->names[n->fn];
+    const char *name = cpr_name(d, n->fn);
     unsigned h = 2166136261u;
     for (const char *p = name; *p; p++)
       h = (h ^ (unsigned char)*p) * 16777619u;

@@ -24,11 +24,12 @@ struct cp_config cp_config;
 
 static void bad(const char *what, const char *item, size_t len) {
   char line[512];
-  int n = snprintf(line, sizeof line,
-                   "coz: COZ_CALLPATH: %s '%.*s': expected a comma-separated "
-                   "list of cpu|wall|minflt|majflt|csw|read|write[:period], e.g. "
-                   "cpu,read:4096; call paths are off\n",
-                   what, (int)len, item);
+  int n = snprintf(
+      line, sizeof line,
+      "coz: COZ_CALLPATH: %s '%.*s': expected a comma-separated "
+      "list of cpu|wall|minflt|majflt|csw|read|write|heap[:period], e.g. "
+      "cpu,read:4096; call paths are off\n",
+      what, (int)len, item);
   if (n > 0) {
     ssize_t unused =
         write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
@@ -51,10 +52,6 @@ bool cp_parse_spec(const char *spec, struct cp_config *out) {
         r = i;
     if (r < 0) {
       bad("unknown resource", p, len);
-      return false;
-    }
-    if (r == CP_HEAP) {
-      bad("resource not implemented yet", p, len);
       return false;
     }
     uint64_t period = cp_resources[r].default_period;

@@ -17,15 +17,19 @@ import tempfile
 RUNS = 3
 TOL = 0.03
 ROW = re.compile(r'^(\d+\.\d+) (?:\((.*)\)|(\S+)) \[(\d+)\]$')
+# Function and body profiles: one name per row, which may hold blanks (a
+# demangled C++ name's parameter list).
+SINGLE_ROW = re.compile(r'^(\d+\.\d+) (.+) \[(\d+)\]$')
 
 
-def run_program(args, name, spec, workdir, tag):
+def run_program(args, name, spec, workdir, tag, argv=()):
+    """Runs bindir/name (or the path name, when absolute)."""
     out = os.path.join(workdir, f'{tag}.callpath')
     if os.path.exists(out):
         os.unlink(out)
     env = dict(os.environ, COZ_CALLPATH=spec, COZ_CALLPATH_OUTPUT=out,
                COZ_QUIET='1', COZ_OUTPUT=os.path.join(workdir, 'profile.coz'))
-    p = subprocess.run([os.path.join(args.bindir, name)], env=env,
+    p = subprocess.run([os.path.join(args.bindir, name), *argv], env=env,
                        cwd=workdir, capture_output=True, text=True,
                        timeout=240)
     if p.returncode != 0:
@@ -56,6 +60,12 @@ def rows(text):
             kind = 'down'
         elif line.startswith('Upward'):
             kind = 'up'
+        if kind in ('function', 'body'):
+            m = SINGLE_ROW.match(line)
+            if m:
+                out.setdefault(kind, {})[(m.group(2),)] = (
+                    float(m.group(1)), int(m.group(3)))
+            continue
         m = ROW.match(line)
         if m and kind:
             path = tuple((m.group(2) or m.group(3)).split())
@@ -75,19 +85,30 @@ def check(label, got, want, tol=TOL):
     return ok
 
 
-def median_of(args, prog, spec, resource, queries, workdir):
-    """queries: list of (kind, root, path); returns the medians."""
+def sampled_runs(args, prog, spec, resource, queries, workdir, argv=()):
+    """RUNS runs of prog; per run (fractions of queries, the resource's
+    total, the program's stdout). queries: list of (kind, root, path)."""
     runs = []
     for i in range(RUNS):
-        out, _ = run_program(args, prog, spec, workdir, f'{prog}{i}')
-        values = []
+        out, stdout = run_program(args, prog, spec, workdir,
+                                  f'{os.path.basename(prog)}{i}', argv)
+        values, total = [], None
         for kind, root, path in queries:
             opts = ['--resource', resource, '--threshold', '0']
             if kind != 'function':
                 opts += ['--root', root, '--' + kind]
-            values.append(frac(rows(report(args, out, *opts)), kind, *path))
-        runs.append(values)
-    return [statistics.median(r[i] for r in runs)
+            text = report(args, out, *opts)
+            m = re.search(r'^\d+ samples, (\d+) \S+ in all', text, re.M)
+            total = int(m.group(1)) if m else None
+            values.append(frac(rows(text), kind, *path))
+        runs.append((values, total, stdout))
+    return runs
+
+
+def median_of(args, prog, spec, resource, queries, workdir, argv=()):
+    """queries: list of (kind, root, path); returns the medians."""
+    runs = sampled_runs(args, prog, spec, resource, queries, workdir, argv)
+    return [statistics.median(r[0][i] for r in runs)
             for i in range(len(queries))]
 
 

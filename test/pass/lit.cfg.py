@@ -16,6 +16,9 @@ cflags = "-g -I%s -I%s -pthread" % (config.coz_include, inputs)
 
 config.substitutions.append(("%clangxx", "%s %s" % (config.coz_clangxx, cflags)))
 config.substitutions.append(("%clang", "%s %s" % (config.coz_clang, cflags)))
+# Plain opt, to shape the IR before the pass (opt's own -passes cannot be
+# given twice).
+config.substitutions.append(("%opt-plain", "%s -S" % config.coz_opt))
 config.substitutions.append(
     ("%opt-coz", "%s -load-pass-plugin=%s -passes=coz-instrument -S"
      % (config.coz_opt, plugin)))
