@@ -17,6 +17,7 @@
 #include "records.h"
 #include "runtime.h"
 #include "thread_state.h"
+#include "unwind/unwind.h"
 #include "util.h"
 
 #include <errno.h>
@@ -193,6 +194,7 @@ static void run_experiments(void) {
       free(files);
     }
     coz_linemap_refresh();
+    coz_unwind_refresh(); /* the objects CFI unwinding reads */
     struct coz_line *line = fixed ? fixed : wait_for_line();
     if (!line)
       break;

@@ -3,7 +3,12 @@
  * Runs in the sample signal handler, or at a checkpoint: everything here is
  * async-signal-safe (no allocation, no locks, atomics and nanosleep only).
  * Each sample is attributed to the first in-scope frame of its call chain
- * (§3.4.2) and counted on that line. While the profiler waits for a line, the
+ * (§3.4.2) and counted on that line: the sampled pc if it is in scope,
+ * else the first in-scope return address that CFI unwinding of the
+ * sample's registers and stack copy reaches (code without frame pointers,
+ * such as most libraries, hides its caller from a frame-pointer chain),
+ * else, where CFI cannot go on, the first in-scope entry of the sampler's
+ * frame-pointer chain. While the profiler waits for a line, the
  * first attributed line becomes the candidate. During an experiment a
  * sample in the selected line adds the delay size to this thread's local
  * count; after the batch, delays.c applies the "minimize delays" rule. */
@@ -13,25 +18,48 @@
 #include "linemap/linemap.h"
 #include "runtime.h"
 #include "thread_state.h"
+#include "unwind/unwind.h"
 
 #include <errno.h>
 
-static struct coz_line *attribute(const uint64_t *ips, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    /* Return addresses point after the call; the call's line is at -1. */
-    uintptr_t pc = (uintptr_t)ips[i] - (i > 0);
-    struct coz_line *line = coz_linemap_lookup(pc);
+/* Out-of-scope frames unwound with CFI per sample before giving up on it
+ * (a library's own call depth, not the program's). */
+#define CFI_STEPS 16
+
+static struct coz_line *attribute(const struct coz_sample *s) {
+  if (s->n == 0)
+    return NULL;
+  /* The fast path: most samples of a profile are in scope. */
+  struct coz_line *line = coz_linemap_lookup((uintptr_t)s->ips[0]);
+  if (line)
+    return line;
+  if (s->has_regs) {
+    struct coz_unwind_regs regs = s->regs;
+    for (int i = 0; i < CFI_STEPS; i++) {
+      enum coz_unwind_result r = coz_unwind_step(&regs, &s->stack);
+      if (r == COZ_UNWIND_OUTERMOST)
+        return NULL; /* the whole chain was out of scope */
+      if (r != COZ_UNWIND_STEPPED)
+        break;
+      /* Return addresses point after the call; the call's line is at -1. */
+      line = coz_linemap_lookup((uintptr_t)regs.pc - 1);
+      if (line)
+        return line;
+    }
+  }
+  for (size_t i = 1; i < s->n; i++) {
+    line = coz_linemap_lookup((uintptr_t)s->ips[i] - 1);
     if (line)
       return line;
   }
   return NULL;
 }
 
-static void on_sample(void *ctx, const uint64_t *ips, size_t n,
-                      uint64_t weight_ns) {
+static void on_sample(void *ctx, const struct coz_sample *sample) {
   struct coz_thread *t = ctx;
+  uint64_t weight_ns = sample->weight_ns;
   t->samples++;
-  struct coz_line *line = attribute(ips, n);
+  struct coz_line *line = attribute(sample);
   if (!line)
     return;
   atomic_fetch_add_explicit(&line->samples, 1, memory_order_relaxed);

@@ -79,10 +79,13 @@ bool coz_sampler_on_signal(struct coz_sampler_thread *s, siginfo_t *info,
     return coz_timer_on_signal(s, ucontext);
   if (s->kind != KIND_PERF)
     return false;
-  coz_perf_on_signal(s);
+  bool filling = coz_perf_on_signal(s);
   /* One signal per sample; process a batch every COZ_BATCH of them, or at
-   * once during an experiment (see coz_sampler_urgent). */
-  return ++s->signals % coz_config.BATCH == 0 || coz_sampler_urgent();
+   * once during an experiment (see coz_sampler_urgent), or when the ring is
+   * half full: records with a stack copy are large (COZ_STACK_SNAPSHOT),
+   * and a full ring drops samples. */
+  return ++s->signals % coz_config.BATCH == 0 || filling ||
+         coz_sampler_urgent();
 }
 
 bool coz_sampler_urgent(void) {

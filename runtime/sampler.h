@@ -2,12 +2,16 @@
  * thread's CPU time. A sampler delivers COZ_SAMPLE_SIGNAL to the sampled
  * thread itself; the core's handler (threads.c) then asks the sampler for
  * the samples taken so far. Two implementations:
- *   sampler_perf.c   perf_event_open on task-clock, ring buffer, callchains
+ *   sampler_perf.c   perf_event_open on task-clock, ring buffer, callchains,
+ *                    user registers and a copy of the top of the stack
  *   sampler_timer.c  timer_create on the thread's CPU clock (SIGEV_THREAD_ID)
- *                    with frame-pointer unwinding, when perf is denied
+ *                    with frame-pointer unwinding and a copy of the stack,
+ *                    when perf is denied
  * Both are async-signal-safe in on_signal and drain. */
 #ifndef COZ_SAMPLER_H
 #define COZ_SAMPLER_H
+
+#include "unwind/unwind.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -22,10 +26,23 @@
 #define COZ_SAMPLE_SIGNAL SIGPROF
 #define COZ_MAX_FRAMES 32   /* call-chain entries kept per sample */
 #define COZ_TIMER_BUFFER 16 /* samples the timer sampler holds per thread */
+/* Bytes of stack, from the sampled sp up, copied with each sample for CFI
+ * unwinding (unwind/unwind.h) of frames built without frame pointers, up
+ * to the first in-scope one. 2 KiB holds the usual out-of-scope frames
+ * between a sample and its in-scope call site: libc's frameless leaves
+ * need 8 bytes, malloc and pthread frames a few hundred, stdio's frames
+ * carry ~1 KiB buffers. A perf record is then ~2.4 KiB: a 4-page ring
+ * holds 6 and the 1-page ring of a thread short of locked memory still
+ * holds one, which is why drains are also triggered by a half-full ring
+ * (sampler.c). Deeper out-of-scope chains fall back to the kernel's
+ * frame-pointer chain. A multiple of 8, as perf requires. */
+#define COZ_STACK_SNAPSHOT 2048
 
 struct coz_timer_sample {
-  uint32_t n;         /* entries in ips; ips[0] is the interrupted pc */
-  uint64_t weight_ns; /* thread CPU time since the previous sample */
+  uint32_t n;           /* entries in ips; ips[0] is the interrupted pc */
+  uint32_t stack_bytes; /* of this slot's stack copy; 0: none (no regs) */
+  uint64_t weight_ns;   /* thread CPU time since the previous sample */
+  struct coz_unwind_regs regs;
   uint64_t ips[COZ_MAX_FRAMES];
 };
 
@@ -40,20 +57,40 @@ struct coz_sampler_thread {
   int fd;
   void *ring; /* perf_event_mmap_page followed by the data pages */
   size_t ring_bytes;
+  bool perf_regs; /* records carry user registers and stack */
   /* timer */
   timer_t timer;
   volatile uint32_t timer_head; /* written by the handler only */
   uint32_t timer_tail;          /* written by drain only */
+  /* COZ_TIMER_BUFFER stack copies of COZ_STACK_SNAPSHOT bytes, one per
+   * slot of timer_buf (mmap'ed: NULL when the thread's stack is unknown);
+   * the thread's stack is [stack_lo, stack_hi). */
+  unsigned char *timer_stacks;
+  uintptr_t stack_lo, stack_hi;
   struct coz_timer_sample timer_buf[COZ_TIMER_BUFFER];
 };
 
-/* Called for each sample with its call chain: ips[0] is the sampled pc,
- * later entries return addresses. weight_ns is the CPU time the sample
- * stands for: COZ_PERIOD for perf; for the timer sampler the CPU time since
- * the previous sample, because CPU-time timers only fire at scheduler ticks
- * (a 1 ms timer fires every 4 ms with HZ=250, the periods between lost). */
-typedef void (*coz_sample_fn)(void *ctx, const uint64_t *ips, size_t n,
-                              uint64_t weight_ns);
+/* One sample, as the samplers hand it over. */
+struct coz_sample {
+  /* The call chain: ips[0] is the sampled pc, later entries return
+   * addresses (frame pointers: the kernel's for perf, the handler's walk
+   * for the timer sampler). */
+  const uint64_t *ips;
+  size_t n;
+  /* The CPU time the sample stands for: COZ_PERIOD for perf; for the timer
+   * sampler the CPU time since the previous sample, because CPU-time
+   * timers only fire at scheduler ticks (a 1 ms timer fires every 4 ms
+   * with HZ=250, the periods between lost). */
+  uint64_t weight_ns;
+  /* The registers at the sample and a copy of the stack from regs.sp up,
+   * for CFI unwinding; has_regs is false when the sampler has neither
+   * (the stack may still be empty when it could not be read). */
+  bool has_regs;
+  struct coz_unwind_regs regs;
+  struct coz_stack_view stack;
+};
+
+typedef void (*coz_sample_fn)(void *ctx, const struct coz_sample *sample);
 
 /* Chooses the sampler once (COZ_SAMPLER, perf availability). Returns false
  * after one line on stderr when no sampler works. */
@@ -99,7 +136,8 @@ uint64_t coz_sampler_next_period(struct coz_sampler_thread *s);
 /* Per-implementation entry points used by sampler.c's dispatch. */
 bool coz_perf_available(void);
 bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid);
-void coz_perf_on_signal(struct coz_sampler_thread *s);
+/* Returns true when the ring is half full (drain it now). */
+bool coz_perf_on_signal(struct coz_sampler_thread *s);
 void coz_perf_stop(struct coz_sampler_thread *s);
 size_t coz_perf_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
                       void *ctx);

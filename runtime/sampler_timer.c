@@ -3,7 +3,11 @@
  * thread's own CPU-time clock fires COZ_SAMPLE_SIGNAL at that thread
  * (SIGEV_THREAD_ID) every COZ_PERIOD ns of its CPU time; the handler records
  * the pc and a frame-pointer call chain into a per-thread buffer, and hands
- * the buffer over every COZ_BATCH samples. */
+ * the buffer over every COZ_BATCH samples. The signal is synchronous with
+ * the sample, so on x86-64 the handler also keeps the interrupted rip, rsp
+ * and rbp and copies the top COZ_STACK_SNAPSHOT bytes of the live stack
+ * (bounded by the thread's stack) for CFI unwinding when the samples are
+ * processed, possibly after the stack has changed. */
 #include "config.h"
 #include "sampler.h"
 #include "util.h"
@@ -12,6 +16,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 
 #ifndef sigev_notify_thread_id
@@ -22,6 +27,52 @@
  * pthread_getcpuclockid builds it): usable for any thread of the process. */
 static clockid_t thread_cpu_clock(pid_t tid) {
   return (clockid_t)((~(unsigned)tid << 3) | 6u /* CPUCLOCK_SCHED|THREAD */);
+}
+
+/* The calling thread's stack, [*lo, *hi); both 0 if unknown. */
+static void own_stack_range(uintptr_t *lo, uintptr_t *hi) {
+  *lo = *hi = 0;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0)
+    return;
+  void *addr;
+  size_t size;
+  if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+    *lo = (uintptr_t)addr;
+    *hi = *lo + size;
+  }
+  pthread_attr_destroy(&attr);
+}
+
+/* Maps the stack copies of the thread's sample slots. Only for the calling
+ * thread, whose stack range can be asked for: threads adopted at start-up
+ * (sampled from another thread's call) get frame-pointer chains only. The
+ * copies are not inherited by fork children, which stop profiling. */
+static void map_stack_copies(struct coz_sampler_thread *s, pid_t tid) {
+  s->timer_stacks = NULL;
+  s->stack_lo = s->stack_hi = 0;
+#if defined(__x86_64__)
+  if (tid != coz_gettid())
+    return;
+  own_stack_range(&s->stack_lo, &s->stack_hi);
+  if (s->stack_hi == 0)
+    return;
+  size_t bytes = (size_t)COZ_TIMER_BUFFER * COZ_STACK_SNAPSHOT;
+  void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
+    return;
+  madvise(m, bytes, MADV_DONTFORK);
+  s->timer_stacks = m;
+#else
+  (void)tid;
+#endif
+}
+
+static void unmap_stack_copies(struct coz_sampler_thread *s) {
+  if (s->timer_stacks)
+    munmap(s->timer_stacks, (size_t)COZ_TIMER_BUFFER * COZ_STACK_SNAPSHOT);
+  s->timer_stacks = NULL;
 }
 
 bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid) {
@@ -41,22 +92,27 @@ bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid) {
   uint64_t first = coz_sampler_first_period(tid);
   its.it_value.tv_sec = (time_t)(first / 1000000000u);
   its.it_value.tv_nsec = (long)(first % 1000000000u);
-  if (timer_settime(s->timer, 0, &its, NULL) != 0) {
-    timer_delete(s->timer);
-    return false;
-  }
   s->timer_head = s->timer_tail = 0;
   s->last_cpu_ns = 0;
+  map_stack_copies(s, tid);
+  if (timer_settime(s->timer, 0, &its, NULL) != 0) {
+    timer_delete(s->timer);
+    unmap_stack_copies(s);
+    return false;
+  }
   return true;
 }
 
-void coz_timer_stop(struct coz_sampler_thread *s) { timer_delete(s->timer); }
+void coz_timer_stop(struct coz_sampler_thread *s) {
+  timer_delete(s->timer);
+  unmap_stack_copies(s);
+}
 
 /* Frame-pointer walk of the interrupted thread's stack. A frame is trusted
  * only if it lies above the previous one and within 8 MiB of the stack
  * pointer, so a corrupt rbp (code built without frame pointers) ends the walk
  * instead of faulting. */
-static uint32_t unwind(const ucontext_t *uc, uint64_t *ips) {
+static uint32_t frame_pointer_chain(const ucontext_t *uc, uint64_t *ips) {
   uint32_t n = 0;
 #if defined(__x86_64__)
   uintptr_t pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
@@ -97,7 +153,26 @@ bool coz_timer_on_signal(struct coz_sampler_thread *s, void *ucontext) {
   uint32_t head = s->timer_head;
   if (head - s->timer_tail < COZ_TIMER_BUFFER) {
     struct coz_timer_sample *slot = &s->timer_buf[head % COZ_TIMER_BUFFER];
-    slot->n = unwind((const ucontext_t *)ucontext, slot->ips);
+    slot->n = frame_pointer_chain((const ucontext_t *)ucontext, slot->ips);
+    slot->stack_bytes = 0;
+#if defined(__x86_64__)
+    const ucontext_t *uc = ucontext;
+    uint64_t sp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+    slot->regs = (struct coz_unwind_regs){
+        (uint64_t)uc->uc_mcontext.gregs[REG_RIP], sp,
+        (uint64_t)uc->uc_mcontext.gregs[REG_RBP], true, false};
+    /* From sp up to the top of the thread's stack, all mapped. A sample on
+     * another stack (a coroutine's, a sigaltstack) copies nothing. */
+    if (s->timer_stacks && sp >= s->stack_lo && sp < s->stack_hi) {
+      uint64_t len = s->stack_hi - sp;
+      if (len > COZ_STACK_SNAPSHOT)
+        len = COZ_STACK_SNAPSHOT;
+      memcpy(s->timer_stacks +
+                 (size_t)(head % COZ_TIMER_BUFFER) * COZ_STACK_SNAPSHOT,
+             (const void *)sp, len);
+      slot->stack_bytes = (uint32_t)len;
+    }
+#endif
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     uint64_t cpu = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
@@ -121,9 +196,19 @@ size_t coz_timer_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
     atomic_signal_fence(memory_order_acquire);
     if (s->timer_tail == head)
       break;
-    const struct coz_timer_sample *slot =
-        &s->timer_buf[s->timer_tail % COZ_TIMER_BUFFER];
-    fn(ctx, slot->ips, slot->n, slot->weight_ns);
+    uint32_t at = s->timer_tail % COZ_TIMER_BUFFER;
+    const struct coz_timer_sample *slot = &s->timer_buf[at];
+    struct coz_sample sample = {slot->ips, slot->n, slot->weight_ns,
+                                false,     {0},     {0}};
+    if (slot->stack_bytes) {
+      const unsigned char *copy =
+          s->timer_stacks + (size_t)at * COZ_STACK_SNAPSHOT;
+      sample.has_regs = true;
+      sample.regs = slot->regs;
+      sample.stack = (struct coz_stack_view){
+          slot->regs.sp, slot->stack_bytes, slot->stack_bytes, {copy, NULL}};
+    }
+    fn(ctx, &sample);
     s->timer_tail++;
     n++;
   }
