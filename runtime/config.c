@@ -110,8 +110,6 @@ bool coz_config_load(char *const *envp) {
   if (ok && coz_config.PERIOD < 10000)
     ok = bad("COZ_PERIOD", lookup(envp, "COZ_PERIOD"),
              "a period of at least 10000 ns");
-  if (ok && (coz_config.BATCH == 0 || coz_config.BATCH > 1000))
-    ok = bad("COZ_BATCH", lookup(envp, "COZ_BATCH"), "an integer 1..1000");
   if (ok && coz_config.EXPERIMENT == 0)
     ok = bad("COZ_EXPERIMENT", lookup(envp, "COZ_EXPERIMENT"),
              "a positive number of milliseconds");

@@ -2,16 +2,18 @@
  *
  * Runs in the sample signal handler, or at a checkpoint: everything here is
  * async-signal-safe (no allocation, no locks, atomics and nanosleep only).
- * Each sample is attributed to the first in-scope frame of its call chain
- * (§3.4.2) and counted on that line: the sampled pc if it is in scope,
- * else the first in-scope return address that CFI unwinding of the
- * sample's registers and stack copy reaches (code without frame pointers,
- * such as most libraries, hides its caller from a frame-pointer chain),
- * else, where CFI cannot go on, the first in-scope entry of the sampler's
- * frame-pointer chain. While the profiler waits for a line, the
- * first attributed line becomes the candidate. During an experiment a
- * sample in the selected line adds the delay size to this thread's local
- * count; after the batch, delays.c applies the "minimize delays" rule. */
+ * The handler attributes each sample at once, while the sampled stack is
+ * still there (§3.4.2), to the first in-scope frame of its call chain: the
+ * sampled pc if it is in scope, else the first in-scope return address
+ * that CFI unwinding of the live stack reaches (code without frame
+ * pointers, such as most libraries, hides its caller from a frame-pointer
+ * chain), else, where CFI cannot go on, the first in-scope entry of the
+ * frame-pointer chain. Then the sample is processed: counted on its line;
+ * while the profiler waits for a line, the first attributed line becomes
+ * the candidate; during an experiment a sample in the selected line adds
+ * the delay size to this thread's local count; and delays.c applies the
+ * "minimize delays" rule. A sample that interrupts the runtime's own code
+ * (in_runtime) waits in the thread's queue until that code is done. */
 #include "config.h"
 #include "delays.h"
 #include "experiment.h"
@@ -55,13 +57,8 @@ static struct coz_line *attribute(const struct coz_sample *s) {
   return NULL;
 }
 
-static void on_sample(void *ctx, const struct coz_sample *sample) {
-  struct coz_thread *t = ctx;
-  uint64_t weight_ns = sample->weight_ns;
-  t->samples++;
-  struct coz_line *line = attribute(sample);
-  if (!line)
-    return;
+static void account(struct coz_thread *t, struct coz_line *line,
+                    uint64_t weight_ns) {
   atomic_fetch_add_explicit(&line->samples, 1, memory_order_relaxed);
   if (atomic_load_explicit(&coz_exp_selecting, memory_order_relaxed)) {
     struct coz_line *none = NULL;
@@ -70,7 +67,7 @@ static void on_sample(void *ctx, const struct coz_sample *sample) {
   if (atomic_load_explicit(&coz_exp_selected, memory_order_acquire) == line) {
     atomic_fetch_add_explicit(&coz_exp_selected_samples, 1,
                               memory_order_relaxed);
-    /* delay = speedup x the CPU time this sample stands for (the period). */
+    /* delay = speedup x the CPU time this sample stands for (its period). */
     uint64_t per_period =
         atomic_load_explicit(&coz_exp_delay_ns, memory_order_relaxed);
     t->local_delay += weight_ns == coz_config.PERIOD
@@ -79,13 +76,34 @@ static void on_sample(void *ctx, const struct coz_sample *sample) {
   }
 }
 
-/* Drains all samples and settles delays; t->in_runtime is set. */
+/* Processes the queued samples and settles delays; t->in_runtime is set. */
 static void process(struct coz_thread *t) {
   do {
     t->pending = 0;
-    coz_sampler_drain(&t->sampler, on_sample, t);
+    for (;;) {
+      uint32_t head = t->queue_head;
+      atomic_signal_fence(memory_order_acquire);
+      if (t->queue_tail == head)
+        break;
+      struct coz_queued_sample q = t->queue[t->queue_tail % COZ_SAMPLE_QUEUE];
+      t->queue_tail++;
+      account(t, q.line, q.weight_ns);
+    }
     coz_delays_settle(t);
   } while (t->pending);
+}
+
+static void enqueue(struct coz_thread *t, struct coz_line *line,
+                    uint64_t weight_ns) {
+  uint32_t head = t->queue_head;
+  if (head - t->queue_tail >= COZ_SAMPLE_QUEUE) {
+    t->queue_dropped++; /* the runtime code it interrupted runs long */
+    return;
+  }
+  t->queue[head % COZ_SAMPLE_QUEUE] =
+      (struct coz_queued_sample){line, weight_ns};
+  atomic_signal_fence(memory_order_release);
+  t->queue_head = head + 1;
 }
 
 void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext) {
@@ -103,14 +121,19 @@ void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext) {
     }
     return;
   }
-  if (coz_sampler_on_signal(&t->sampler, info, ucontext)) {
-    if (t->in_runtime) {
-      t->pending = 1; /* the interrupted runtime code processes it */
-    } else {
-      t->in_runtime = 1;
-      process(t);
-      t->in_runtime = 0;
-    }
+  uint64_t ips[COZ_MAX_FRAMES];
+  struct coz_sample sample;
+  coz_sampler_take(&t->sampler, ucontext, &sample, ips);
+  t->samples++;
+  struct coz_line *line = attribute(&sample);
+  if (line)
+    enqueue(t, line, sample.weight_ns);
+  if (t->in_runtime) {
+    t->pending = 1; /* the interrupted runtime code processes it */
+  } else {
+    t->in_runtime = 1;
+    process(t);
+    t->in_runtime = 0;
   }
   errno = saved_errno;
 }

@@ -1,7 +1,6 @@
 /* sampler.c: picks perf or the timer sampler once, and dispatches to it. */
 #include "sampler.h"
 #include "config.h"
-#include "experiment.h"
 #include "util.h"
 
 enum { KIND_NONE, KIND_PERF, KIND_TIMER };
@@ -39,13 +38,17 @@ const char *coz_sampler_name(void) {
 bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
   s->kind = KIND_NONE;
   s->fd = -1;
-  s->ring = NULL;
+  s->stack_lo = s->stack_hi = 0;
+  /* Only a thread can ask for its own stack: threads adopted at start-up
+   * (set up from the initialising thread) unwind by frame pointers only. */
+  if (tid == coz_gettid())
+    coz_sampler_own_stack(s);
   if (chosen == KIND_PERF && coz_perf_start(s, tid)) {
     s->kind = KIND_PERF;
     return true;
   }
-  /* perf may run out for this thread (too many open files, the per-user
-   * mlock budget of perf rings): degrade to the timer sampler for it. */
+  /* perf may run out for this thread (too many open files): degrade to
+   * the timer sampler for it. */
   if (chosen != KIND_NONE && coz_timer_start(s, tid)) {
     s->kind = KIND_TIMER;
     return true;
@@ -62,6 +65,15 @@ void coz_sampler_stop(struct coz_sampler_thread *s) {
     coz_timer_stop(s);
 }
 
+void coz_sampler_forget(struct coz_sampler_thread *s) {
+  /* The descriptor is a copy in the child; the timer is the parent's
+   * (timers are not inherited, so the id means nothing here). */
+  if (s->kind == KIND_PERF && s->fd >= 0)
+    syscall(SYS_close, s->fd);
+  s->kind = KIND_NONE;
+  s->fd = -1;
+}
+
 bool coz_sampler_owns(const struct coz_sampler_thread *s,
                       const siginfo_t *info) {
   if (s->kind == KIND_PERF) /* F_SETSIG: si_code POLL_*, si_fd our fd */
@@ -72,24 +84,22 @@ bool coz_sampler_owns(const struct coz_sampler_thread *s,
   return false;
 }
 
-bool coz_sampler_on_signal(struct coz_sampler_thread *s, siginfo_t *info,
-                           void *ucontext) {
-  (void)info;
-  if (s->kind == KIND_TIMER)
-    return coz_timer_on_signal(s, ucontext);
-  if (s->kind != KIND_PERF)
-    return false;
-  bool filling = coz_perf_on_signal(s);
-  /* One signal per sample; process a batch every COZ_BATCH of them, or at
-   * once during an experiment (see coz_sampler_urgent), or when the ring is
-   * half full: records with a stack copy are large (COZ_STACK_SNAPSHOT),
-   * and a full ring drops samples. */
-  return ++s->signals % coz_config.BATCH == 0 || filling ||
-         coz_sampler_urgent();
-}
-
-bool coz_sampler_urgent(void) {
-  return atomic_load_explicit(&coz_exp_selected, memory_order_relaxed) != NULL;
+void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
+                      struct coz_sample *out, uint64_t *ips) {
+  coz_sample_from_context(s, ucontext, out, ips);
+  s->signals++;
+  if (s->kind == KIND_PERF) {
+    /* The mean period, not the one that just ended: samples come at rate
+     * 1/P, so each stands for P on average, while the sum of the periods
+     * that ended misses the thread's unsampled tail (half a period per
+     * thread: a quarter of a 2 ms thread's time). */
+    out->weight_ns =
+        coz_config.PERIOD * (s->first_weight ? s->first_weight : 1);
+    s->first_weight = 1;
+    coz_perf_rearm(s);
+  } else {
+    out->weight_ns = coz_timer_rearm(s);
+  }
 }
 
 uint64_t coz_sampler_next_period(struct coz_sampler_thread *s) {
@@ -114,13 +124,4 @@ uint64_t coz_sampler_first_period(pid_t tid) {
   uint64_t period = coz_config.PERIOD;
   uint64_t min = 10000; /* the kernel's floor for task-clock periods */
   return period <= min ? period : min + z % (period - min + 1);
-}
-
-size_t coz_sampler_drain(struct coz_sampler_thread *s, coz_sample_fn fn,
-                         void *ctx) {
-  if (s->kind == KIND_PERF)
-    return coz_perf_drain(s, fn, ctx);
-  if (s->kind == KIND_TIMER)
-    return coz_timer_drain(s, fn, ctx);
-  return 0;
 }

@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#define COZ_SAMPLE_QUEUE 16
+struct coz_line;
+
 struct coz_thread {
   _Atomic int slot_state; /* SLOT_FREE, SLOT_RESERVED, SLOT_LIVE */
   _Atomic pid_t tid;      /* set once the thread runs */
@@ -24,6 +27,16 @@ struct coz_thread {
    * code processes the samples before it returns. */
   volatile sig_atomic_t in_runtime;
   volatile sig_atomic_t pending;
+  /* Samples attributed by the handler while in_runtime was set, for the
+   * interrupted runtime code to process: written by the handler only
+   * (queue_head), read by the thread's runtime code only (queue_tail). */
+  struct coz_queued_sample {
+    struct coz_line *line;
+    uint64_t weight_ns;
+  } queue[COZ_SAMPLE_QUEUE];
+  volatile uint32_t queue_head;
+  uint32_t queue_tail;
+  uint32_t queue_dropped;
   /* Start routine for the pthread_create/thrd_create trampoline. */
   void *(*start_fn)(void *);
   int (*thrd_fn)(void *);

@@ -119,6 +119,7 @@ static struct coz_thread *alloc_slot(void) {
         t->excess_ns = 0;
         t->in_runtime = 0;
         t->pending = 0;
+        t->queue_head = t->queue_tail = t->queue_dropped = 0;
         t->start_fn = NULL;
         t->thrd_fn = NULL;
         t->start_arg = NULL;
@@ -239,11 +240,7 @@ void coz_threads_forget_all(void) {
     struct coz_thread *t = slot_at(i);
     if (t && atomic_load(&t->slot_state) != SLOT_FREE) {
       /* The fds and timers are the parent's; close our copies only. */
-      if (t->sampler.ring)
-        munmap(t->sampler.ring, t->sampler.ring_bytes);
-      if (t->sampler.fd >= 0)
-        syscall(SYS_close, t->sampler.fd); /* close() is interposed */
-      t->sampler.kind = 0;
+      coz_sampler_forget(&t->sampler);
       free_slot(t);
     }
   }
