@@ -221,27 +221,21 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
   }
 #define SLEEP WAIT
 
+/* POLL and SELECT: AFTER credits from the descriptors found ready. */
+#define READY(RET, NAME, PARAMS, ARGS, AFTER)                                  \
+  IO_EXPORT RET NAME PARAMS {                                                  \
+    bool wall = wall_on();                                                     \
+    struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
+    if (!t && !wall)                                                           \
+      return REAL(NAME) ARGS;                                                  \
+    RET r = REAL(NAME) ARGS;                                                   \
+    AFTER;                                                                     \
+    return r;                                                                  \
+  }
 #define POLL(RET, NAME, PARAMS, ARGS)                                          \
-  IO_EXPORT RET NAME PARAMS {                                                  \
-    bool wall = wall_on();                                                     \
-    struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
-    if (!t && !wall)                                                           \
-      return REAL(NAME) ARGS;                                                  \
-    RET r = REAL(NAME) ARGS;                                                   \
-    after_poll(t, wall, fds, n, r, CALLER_RA);                                 \
-    return r;                                                                  \
-  }
-
+  READY(RET, NAME, PARAMS, ARGS, after_poll(t, wall, fds, n, r, CALLER_RA))
 #define SELECT(RET, NAME, PARAMS, ARGS)                                        \
-  IO_EXPORT RET NAME PARAMS {                                                  \
-    bool wall = wall_on();                                                     \
-    struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
-    if (!t && !wall)                                                           \
-      return REAL(NAME) ARGS;                                                  \
-    RET r = REAL(NAME) ARGS;                                                   \
-    after_select(t, wall, nfds, rd, r, CALLER_RA);                             \
-    return r;                                                                  \
-  }
+  READY(RET, NAME, PARAMS, ARGS, after_select(t, wall, nfds, rd, r, CALLER_RA))
 
 #define PLAIN(RET, NAME, PARAMS, ARGS) /* below, one by one */
 

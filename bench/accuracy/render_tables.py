@@ -45,14 +45,20 @@ def overhead(doc):
     out = [f"Run {doc['date']}; machine: {doc['machine']}; medians of "
            f"{doc['runs']} interleaved rounds.", ""]
     if "wall" in doc:
-        out += ["| program | plain (s) | coz-cc, COZ_OFF=1 | coz-cc, profiling on |",
-                "|---|---|---|---|"]
+        out += ["| program | plain (s) | coz-cc, COZ_OFF=1 | coz-cc, speedups 0 "
+                "(no delays) | coz-cc, profiling on |",
+                "|---|---|---|---|---|"]
         for r in doc["wall"]:
+            samp = r.get("sampling_ratio")
             out.append(f"| {r['program']} | {r['plain_s']:.3f} | "
-                       f"{r['off_ratio']:.3f} | {r['on_ratio']:.3f} |")
+                       f"{r['off_ratio']:.3f} | "
+                       f"{'n/a' if samp is None else f'{samp:.3f}'} | "
+                       f"{r['on_ratio']:.3f} |")
+        samp = doc.get("mean_sampling_overhead")
         out += ["", f"Mean overhead: profiling off "
-                f"{100 * doc['mean_off_overhead']:+.1f}%, profiling on "
-                f"{100 * doc['mean_on_overhead']:+.1f}%.", ""]
+                f"{100 * doc['mean_off_overhead']:+.1f}%, speedups 0 "
+                f"{'n/a' if samp is None else f'{100 * samp:+.1f}%'}, "
+                f"profiling on {100 * doc['mean_on_overhead']:+.1f}%.", ""]
     if "visit" in doc:
         out += ["| threads | progress-point visit (ns) | one shared atomic "
                 "counter instead (ns) | loop without the point (ns/iter) |",

@@ -2,10 +2,13 @@
 """Overhead benchmark: what coz-cc costs a program.
 
 1. Wall-time ratios for every accuracy program and a few CPU-bound ones,
-   three builds timed interleaved in one session (plain clang -O2 -g;
-   coz-cc -O2 -g run with COZ_OFF=1; coz-cc run with profiling on), the
-   median over rounds of each build's time divided by the plain build's time
-   in the same round.
+   four variants timed interleaved in one session (plain clang -O2 -g;
+   coz-cc -O2 -g run with COZ_OFF=1; coz-cc with profiling on but every
+   speedup 0 (COZ_FIXED_SPEEDUP=0: sampling and experiments, no delays);
+   coz-cc with profiling on), the median over rounds of each variant's
+   time divided by the plain build's time in the same round. The delays a
+   virtual speedup inserts are its method, not a cost of the machinery, so
+   the third column tells the two apart.
 2. The cost of one progress-point visit in ns, 1 and 2 threads (a tight
    loop with COZ_PROGRESS_NAMED vs the same loop without it, both built with
    coz-cc; and, for reference, one shared atomic counter, the cache-line
@@ -63,28 +66,34 @@ def wall_ratios(programs, runs, scratch: Path):
     """Per program: medians of off/plain and on/plain per-round ratios."""
     rows = []
     for prog in programs:
-        times = {"plain": [], "off": [], "on": []}
-        order = ["plain", "off", "on"]
+        order = ["plain", "off", "sampling", "on"]
+        times = {b: [] for b in order}
         for r in range(runs):
-            for build in order[r % 3:] + order[:r % 3]:  # rotate the order
+            k = r % len(order)
+            for build in order[k:] + order[:k]:  # rotate the order
                 exe = prog.plain if build == "plain" else prog.coz
                 env = dict(prog.env)
                 if build == "off":
                     env["COZ_OFF"] = "1"
-                if build == "on":
+                if build in ("sampling", "on"):
                     env.update({"COZ_OUTPUT": str(scratch / "ovh.coz"),
                                 "COZ_QUIET": "1"})
+                if build == "sampling":
+                    env["COZ_FIXED_SPEEDUP"] = "0"
                 times[build].append(timed(exe, env)[0])
         (scratch / "ovh.coz").unlink(missing_ok=True)
         ratio = {b: bl.median([t / p for t, p in zip(times[b], times["plain"])])
-                 for b in ("off", "on")}
+                 for b in order[1:]}
         rows.append({"program": prog.name, "runs": runs,
                      "plain_s": bl.median(times["plain"]),
                      "off_s": bl.median(times["off"]),
                      "on_s": bl.median(times["on"]),
-                     "off_ratio": ratio["off"], "on_ratio": ratio["on"]})
+                     "off_ratio": ratio["off"],
+                     "sampling_ratio": ratio["sampling"],
+                     "on_ratio": ratio["on"]})
         print(f"{prog.name:<20} plain {rows[-1]['plain_s']:7.3f}s  "
-              f"off x{ratio['off']:.3f}  on x{ratio['on']:.3f}", flush=True)
+              f"off x{ratio['off']:.3f}  sampling x{ratio['sampling']:.3f}  "
+              f"on x{ratio['on']:.3f}", flush=True)
     return rows
 
 
@@ -206,6 +215,8 @@ def main():
         off = [r["off_ratio"] - 1 for r in rows]
         result["mean_on_overhead"] = statistics.mean(on)
         result["mean_off_overhead"] = statistics.mean(off)
+        result["mean_sampling_overhead"] = statistics.mean(
+            r["sampling_ratio"] - 1 for r in rows)
         print(f"mean overhead: profiling on {100 * statistics.mean(on):+.1f}%, "
               f"off {100 * statistics.mean(off):+.1f}%")
     if "visit" not in skip:

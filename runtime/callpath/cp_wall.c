@@ -88,11 +88,19 @@ static void sample_here(uint64_t weight, uintptr_t caller_ra) {
   cp_record(CP_WALL, &st, weight);
 }
 
-void coz_callpath_block_begin(uintptr_t caller_ra) {
+/* Takes the thread's state for a blocking call's hook; false when wall
+ * time is not sampled here, or a hook or CPU sample holds it already. */
+static bool hold(void) {
   if (!wall.armed || wall.busy ||
       !atomic_load_explicit(&cp_active, memory_order_relaxed))
-    return;
+    return false;
   wall.busy = 1;
+  return true;
+}
+
+void coz_callpath_block_begin(uintptr_t caller_ra) {
+  if (!hold())
+    return;
   /* Deadlines that passed since the last sample, while the thread ran (or
    * waited for a CPU) up to this call. */
   uint64_t w = take_deadlines(now_ns());
@@ -106,10 +114,8 @@ void coz_callpath_block_begin(uintptr_t caller_ra) {
 }
 
 void coz_callpath_block_end(uintptr_t caller_ra) {
-  if (!wall.armed || wall.busy ||
-      !atomic_load_explicit(&cp_active, memory_order_relaxed))
+  if (!hold())
     return;
-  wall.busy = 1;
   /* Deadlines that passed while the thread waited in this call. */
   uint64_t w = take_deadlines(now_ns());
   if (w)
