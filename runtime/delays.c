@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <sys/prctl.h>
 
@@ -12,16 +13,26 @@ static _Atomic uint64_t slept_total;
 
 uint64_t coz_delays_slept_ns(void) { return atomic_load(&slept_total); }
 
-/* nanosleep wakes a thread late: by its timer slack (50 us by default)
- * plus the wake-up latency (~45 us on the VMs this was measured on). The
- * excess is taken off later pauses (§3.4), but a pause that ends late
- * delays its thread at the moment it was about to wake another thread or
- * exit, and a shorter pause later cannot give that back (a short-lived
- * thread never pauses again: 2 threads x 100 us per 2 ms round took 3-4
- * points off Figure 1's predictions). So a pause sleeps with a timer slack
- * of 1 ns, asks to wake up early by the expected latency (a running
- * estimate over all pauses), and spins for the rest. */
+/* How a pause waits. The pausing thread stands for a thread of the sped-up
+ * program that would be running, so its CPU should stay busy: a pause that
+ * sleeps leaves its CPU idle, and on VMs (and CPUs with deep idle states)
+ * every idle period longer than ~200 us makes the next wake-up on that CPU
+ * tens of us slower. Sped-up experiments then pay wake-ups their baselines
+ * do not (Figure 1's line b predicted -2.5% instead of 0; with spinning
+ * pauses, +0.3% to +0.9%). So a pause
+ * spins, yielding the CPU to any other thread that wants it (sched_yield
+ * returns at once when none does), as long as the program has at most
+ * SPIN_THREADS_PER_CPU threads per CPU (blocked ones count too: the runtime
+ * does not know which are). Beyond that, spinning threads would churn the
+ * scheduler (each pick of one costs a context switch), so the pause
+ * sleeps, with a timer slack of 1 ns, asks to wake up early by the expected
+ * wake-up latency (a running estimate over all pauses: nanosleep wakes ~45
+ * us late on the VMs this was measured on), and spins the rest; a pause that
+ * ends late delays its thread at the moment it was about to wake another
+ * thread or exit, which a shorter pause later cannot give back. */
+#define SPIN_THREADS_PER_CPU 4
 static _Atomic uint64_t wake_latency_ns = 50000;
+static _Atomic long usable_cpus;
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -31,52 +42,92 @@ static inline void cpu_relax(void) {
 #endif
 }
 
-/* Pauses ns of wall time; returns the time actually paused.
- * Async-signal-safe. */
-static uint64_t pause_exactly(uint64_t ns) {
-  uint64_t start = coz_now_ns(), deadline = start + ns;
-  uint64_t latency = atomic_load_explicit(&wake_latency_ns, memory_order_relaxed);
-  if (ns > latency) {
-    uint64_t ask = ns - latency;
-    int saved_errno = errno;
-    int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-    if (slack > 1)
-      prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-    struct timespec req = {(time_t)(ask / 1000000000u),
-                           (long)(ask % 1000000000u)};
-    struct timespec rem;
-    /* The system call itself: nanosleep() is interposed (io_checkpoints.c)
-     * and a delay is no wait of the program's. A program's signal handler
-     * may cut the sleep short: sleep the rest. */
-    while (syscall(SYS_nanosleep, &req, &rem) != 0 && errno == EINTR)
-      req = rem;
-    if (slack > 1)
-      prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
-    errno = saved_errno;
-    uint64_t late = coz_now_ns() - (start + ask);
-    if ((int64_t)late < 0)
-      late = 0;
-    /* EWMA, weight 1/8; racy updates only lose a sample. */
-    atomic_store_explicit(&wake_latency_ns, latency - latency / 8 + late / 8,
-                          memory_order_relaxed);
+static long cpus(void) {
+  long n = atomic_load_explicit(&usable_cpus, memory_order_relaxed);
+  if (n == 0) {
+    cpu_set_t set;
+    /* The system call: async-signal-safe. Returns the mask's size. */
+    if (syscall(SYS_sched_getaffinity, 0, sizeof set, &set) > 0)
+      n = CPU_COUNT(&set);
+    if (n <= 0)
+      n = 1;
+    atomic_store_explicit(&usable_cpus, n, memory_order_relaxed);
   }
-  uint64_t now;
-  while ((now = coz_now_ns()) < deadline)
-    cpu_relax();
-  return now - start;
+  return n;
+}
+
+/* Sleeps until about `latency` before the deadline; updates the estimate. */
+static void sleep_most(uint64_t ask, uint64_t latency) {
+  uint64_t start = coz_now_ns();
+  int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+  if (slack > 1)
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  struct timespec req = {(time_t)(ask / 1000000000u),
+                         (long)(ask % 1000000000u)};
+  struct timespec rem;
+  /* The system call itself: nanosleep() is interposed (io_checkpoints.c)
+   * and a delay is no wait of the program's. A program's signal handler
+   * may cut the sleep short: sleep the rest. */
+  while (syscall(SYS_nanosleep, &req, &rem) != 0 && errno == EINTR)
+    req = rem;
+  if (slack > 1)
+    prctl(PR_SET_TIMERSLACK, (unsigned long)slack, 0, 0, 0);
+  uint64_t late = coz_now_ns() - (start + ask);
+  if ((int64_t)late < 0)
+    late = 0;
+  /* EWMA, weight 1/8; racy updates only lose a sample. */
+  atomic_store_explicit(&wake_latency_ns, latency - latency / 8 + late / 8,
+                        memory_order_relaxed);
+}
+
+/* The time a thread's sampler takes to resume (an EWMA, weight 1/8): a
+ * pause ends that much before its deadline, so the resume ends near it. */
+static _Atomic uint64_t resume_cost_ns = 5000;
+
+/* Waits until `deadline` (coz_now_ns). */
+static void wait_until(uint64_t deadline) {
+  uint64_t now = coz_now_ns();
+  if (now >= deadline)
+    return;
+  bool spin = coz_threads_live() <= SPIN_THREADS_PER_CPU * cpus();
+  uint64_t latency =
+      atomic_load_explicit(&wake_latency_ns, memory_order_relaxed);
+  if (!spin && deadline - now > latency)
+    sleep_most(deadline - now - latency, latency);
+  while ((now = coz_now_ns()) < deadline) {
+    if (spin && deadline - now > 20000)
+      syscall(SYS_sched_yield);
+    else
+      cpu_relax();
+  }
 }
 
 /* Pauses `owed` ns, minus what earlier pauses overran (§3.4: the excess is
- * tracked and taken off future pauses). */
+ * tracked and taken off future pauses). The pause is all the time from
+ * here to the return, the sampler's suspension included (two ioctls cost
+ * ~12 us on a VM: uncounted, they took a point off Figure 1's line b).
+ * Async-signal-safe; errno is preserved. */
 static void pause_for(struct coz_thread *t, uint64_t owed) {
   if (t->excess_ns >= owed) {
     t->excess_ns -= owed;
     return;
   }
+  int saved_errno = errno;
   uint64_t want = owed - t->excess_ns;
-  uint64_t slept = pause_exactly(want);
-  atomic_fetch_add_explicit(&slept_total, slept, memory_order_relaxed);
-  t->excess_ns = slept > want ? slept - want : 0;
+  uint64_t start = coz_now_ns();
+  coz_sampler_suspend(&t->sampler);
+  uint64_t cost = atomic_load_explicit(&resume_cost_ns, memory_order_relaxed);
+  wait_until(start + (want > cost ? want - cost : 0));
+  uint64_t resume = coz_now_ns();
+  coz_sampler_resume(&t->sampler);
+  uint64_t end = coz_now_ns();
+  /* Racy updates only lose a term of the average. */
+  atomic_store_explicit(&resume_cost_ns, cost - cost / 8 + (end - resume) / 8,
+                        memory_order_relaxed);
+  uint64_t paused = end - start;
+  atomic_fetch_add_explicit(&slept_total, paused, memory_order_relaxed);
+  t->excess_ns = paused > want ? paused - want : 0;
+  errno = saved_errno;
 }
 
 /* Raises G to at least v. */

@@ -102,6 +102,20 @@ void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
   }
 }
 
+void coz_sampler_suspend(struct coz_sampler_thread *s) {
+  if (s->kind == KIND_PERF)
+    coz_perf_suspend(s, true);
+  else if (s->kind == KIND_TIMER)
+    coz_timer_suspend(s);
+}
+
+void coz_sampler_resume(struct coz_sampler_thread *s) {
+  if (s->kind == KIND_PERF)
+    coz_perf_suspend(s, false);
+  else if (s->kind == KIND_TIMER)
+    coz_timer_resume(s);
+}
+
 uint64_t coz_sampler_next_period(struct coz_sampler_thread *s) {
   if (s->rng == 0)
     s->rng = coz_now_ns() | 1;

@@ -34,14 +34,16 @@
 
 /* Per-thread sampler state, embedded in struct coz_thread. */
 struct coz_sampler_thread {
-  int kind;              /* 0 none, 1 perf, 2 timer */
-  uint32_t signals;      /* sample signals taken (statistics) */
-  bool phase_done;       /* timer: the first, random, period is over */
-  uint64_t rng;          /* per-thread jitter state */
-  uint64_t last_cpu_ns;  /* timer: thread CPU time at the previous sample */
-  int fd;                /* perf */
-  uint32_t first_weight; /* perf: periods the next sample stands for */
-  timer_t timer;         /* timer */
+  int kind;                  /* 0 none, 1 perf, 2 timer */
+  uint32_t signals;          /* sample signals taken (statistics) */
+  bool phase_done;           /* timer: the first, random, period is over */
+  uint64_t rng;              /* per-thread jitter state */
+  uint64_t last_cpu_ns;      /* timer: thread CPU time at the previous sample */
+  uint64_t suspended_cpu_ns; /* timer: thread CPU time at the suspension */
+  uint64_t suspended_left;   /* timer: what was left of the period then */
+  int fd;                    /* perf */
+  uint32_t first_weight;     /* perf: periods the next sample stands for */
+  timer_t timer;             /* timer */
   /* The thread's stack, [stack_lo, stack_hi), for unwinding the live stack
    * in the handler; both 0 when unknown (threads adopted at start-up are
    * set up from another thread). */
@@ -92,6 +94,17 @@ bool coz_sampler_owns(const struct coz_sampler_thread *s,
 void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
                       struct coz_sample *out, uint64_t *ips);
 
+/* Around a pause (delays.c): the time a thread pauses for a delay is no
+ * time of the program's. A pause spins for the end of its sleep, and all of
+ * it when shorter than the wake-up latency; that CPU time would run the
+ * thread's sampling clock, so sped-up experiments would take extra samples
+ * (each a signal, ~50 us on a VM, and a sample of whichever line the pause
+ * interrupted) that baselines do not: Figure 1's line b then predicted -3%
+ * instead of 0. Suspend stops the thread's sampling clock, resume restarts
+ * it with what was left of the period. Async-signal-safe; in the thread. */
+void coz_sampler_suspend(struct coz_sampler_thread *s);
+void coz_sampler_resume(struct coz_sampler_thread *s);
+
 /* Length of a thread's first sampling period: uniform in (0, COZ_PERIOD].
  * A fresh thread would otherwise always be sampled at the same offsets
  * from its start, and a thread that lives a few periods would have its
@@ -116,8 +129,11 @@ bool coz_perf_available(void);
 bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid);
 void coz_perf_rearm(struct coz_sampler_thread *s);
 void coz_perf_stop(struct coz_sampler_thread *s);
+void coz_perf_suspend(struct coz_sampler_thread *s, bool suspend);
 bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid);
 uint64_t coz_timer_rearm(struct coz_sampler_thread *s);
 void coz_timer_stop(struct coz_sampler_thread *s);
+void coz_timer_suspend(struct coz_sampler_thread *s);
+void coz_timer_resume(struct coz_sampler_thread *s);
 
 #endif /* COZ_SAMPLER_H */

@@ -93,6 +93,11 @@ void coz_perf_rearm(struct coz_sampler_thread *s) {
   ioctl(s->fd, PERF_EVENT_IOC_PERIOD, &period);
 }
 
+void coz_perf_suspend(struct coz_sampler_thread *s, bool suspend) {
+  /* A disabled event keeps what is left of its period. */
+  ioctl(s->fd, suspend ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
+}
+
 void coz_perf_stop(struct coz_sampler_thread *s) {
   if (s->fd >= 0)
     syscall(SYS_close, s->fd); /* also disables the event */
