@@ -26,7 +26,6 @@ static inline uint64_t coz_unix_ns(void) {
 /* Kernel thread id. Async-signal-safe. */
 static inline pid_t coz_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 
-
 /* One line "coz: ..." on stderr (not from signal handlers). */
 void coz_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Like coz_log_error, only when COZ_VERBOSE >= level. */
