@@ -38,8 +38,9 @@ struct coz_sampler_thread {
   uint32_t signals;          /* sample signals taken (statistics) */
   bool phase_done;           /* timer: the first, random, period is over */
   uint64_t rng;              /* per-thread jitter state */
-  uint64_t last_cpu_ns;      /* timer: thread CPU time at the previous sample */
-  uint64_t suspended_cpu_ns; /* timer: thread CPU time at the suspension */
+  uint64_t last_cpu_ns;      /* thread CPU time at the previous sample */
+  uint64_t armed_ns;         /* perf: the period armed at the previous sample */
+  uint64_t suspended_cpu_ns; /* thread CPU time at the suspension */
   uint64_t suspended_left;   /* timer: what was left of the period then */
   int fd;                    /* perf */
   uint32_t first_weight;     /* perf: periods the next sample stands for */
@@ -56,9 +57,8 @@ struct coz_sample {
    * addresses. */
   const uint64_t *ips;
   size_t n;
-  /* The CPU time the sample stands for: COZ_PERIOD (perf); for the timer,
-   * the mean CPU time between its samples, because CPU-time timers only
-   * fire at scheduler ticks (a 1 ms timer fires every 4 ms with HZ=250). */
+  /* The thread CPU time the sample stands for: the mean CPU time between
+   * two samples of a thread, sampling's own cost included (sampler.c). */
   uint64_t weight_ns;
   /* The interrupted registers and a view of the live stack from regs.sp
    * to the top of the thread's stack, for CFI unwinding in the handler;
@@ -124,10 +124,13 @@ void coz_sample_from_context(const struct coz_sampler_thread *s,
                              const void *ucontext, struct coz_sample *out,
                              uint64_t *ips);
 
+/* The calling thread's CPU time in ns (0 if unreadable). Async-signal-safe. */
+uint64_t coz_sampler_thread_cpu_ns(void);
+
 /* Per-implementation entry points used by sampler.c's dispatch. */
 bool coz_perf_available(void);
 bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid);
-void coz_perf_rearm(struct coz_sampler_thread *s);
+uint64_t coz_perf_rearm(struct coz_sampler_thread *s);
 void coz_perf_stop(struct coz_sampler_thread *s);
 void coz_perf_suspend(struct coz_sampler_thread *s, bool suspend);
 bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid);

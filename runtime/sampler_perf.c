@@ -86,11 +86,12 @@ bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
   return true;
 }
 
-void coz_perf_rearm(struct coz_sampler_thread *s) {
+uint64_t coz_perf_rearm(struct coz_sampler_thread *s) {
   /* Restarts the period now, right after the sample, with a jittered
    * length (the first period was random too). */
   uint64_t period = coz_sampler_next_period(s);
   ioctl(s->fd, PERF_EVENT_IOC_PERIOD, &period);
+  return period;
 }
 
 void coz_perf_suspend(struct coz_sampler_thread *s, bool suspend) {

@@ -61,7 +61,7 @@ static _Atomic uint64_t mean_gap_ns;
 
 uint64_t coz_timer_rearm(struct coz_sampler_thread *s) {
   arm(s, coz_sampler_next_period(s));
-  uint64_t cpu = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
+  uint64_t cpu = coz_sampler_thread_cpu_ns();
   uint64_t mean = atomic_load_explicit(&mean_gap_ns, memory_order_relaxed);
   if (mean == 0)
     mean = coz_config.PERIOD;
@@ -82,17 +82,12 @@ void coz_timer_suspend(struct coz_sampler_thread *s) {
   if (timer_settime(s->timer, 0, &zero, &old) == 0)
     s->suspended_left = (uint64_t)old.it_value.tv_sec * 1000000000u +
                         (uint64_t)old.it_value.tv_nsec;
-  s->suspended_cpu_ns = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 void coz_timer_resume(struct coz_sampler_thread *s) {
   /* 0 left: it expired just before, and its signal re-arms it. */
   if (s->suspended_left)
     arm(s, s->suspended_left);
-  /* The paused CPU time is no part of the gap to the next sample. */
-  uint64_t cpu = cpu_ns(CLOCK_THREAD_CPUTIME_ID);
-  if (cpu > s->suspended_cpu_ns)
-    s->last_cpu_ns += cpu - s->suspended_cpu_ns;
 }
 
 void coz_timer_stop(struct coz_sampler_thread *s) { timer_delete(s->timer); }
