@@ -29,6 +29,9 @@ struct cp_object {
 struct cp_symbols {
   struct cp_object *obj;
   size_t n, cap;
+  char *paths; /* every object's path, allocated before the walk */
+  size_t paths_used, paths_cap;
+  bool overflow; /* something was loaded since the count: walk again */
 };
 
 static void hex_build_id(struct dl_phdr_info *info, struct cp_object *o) {
@@ -59,16 +62,23 @@ static void hex_build_id(struct dl_phdr_info *info, struct cp_object *o) {
   }
 }
 
+/* Under the loader's lock: allocates nothing (an allocator that takes its
+ * own lock and then the loader's, as tcmalloc does when it unwinds its
+ * callers, would deadlock with us), copies into room made before. */
 static int add_object(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   struct cp_symbols *s = arg;
-  if (s->n == s->cap) {
-    size_t cap = s->cap ? 2 * s->cap : 16;
-    struct cp_object *o = realloc(s->obj, cap * sizeof *o);
-    if (!o)
-      return 1;
-    s->obj = o;
-    s->cap = cap;
+  const char *name = info->dlpi_name;
+  char exe[4096];
+  if (!name || !*name) {
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    name = exe;
+  }
+  size_t len = strlen(name) + 1;
+  if (s->n == s->cap || s->paths_cap - s->paths_used < len) {
+    s->overflow = true;
+    return 1;
   }
   struct cp_object *o = &s->obj[s->n];
   memset(o, 0, sizeof *o);
@@ -86,25 +96,41 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg) {
   }
   if (o->lo >= o->hi)
     return 0;
-  const char *name = info->dlpi_name;
-  char exe[4096];
-  if (!name || !*name) {
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    name = exe;
-  }
-  o->path = strdup(name);
+  o->path = memcpy(s->paths + s->paths_used, name, len);
+  s->paths_used += len;
   hex_build_id(info, o);
   s->n++;
   return 0;
 }
 
+static int count_object(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)size;
+  size_t *room = arg;
+  room[0]++;
+  room[1] += (info->dlpi_name ? strlen(info->dlpi_name) : 0) + 1;
+  return 0;
+}
+
 struct cp_symbols *cp_symbols_load(void) {
-  struct cp_symbols *s = calloc(1, sizeof *s);
-  if (!s)
-    return NULL;
-  dl_iterate_phdr(add_object, s);
-  return s;
+  /* Count, allocate with slack, copy; again if a dlopen in between outgrew
+   * the slack. */
+  for (size_t slack = 16; slack <= 16 << 6; slack *= 4) {
+    size_t room[2] = {0, 0};
+    dl_iterate_phdr(count_object, room);
+    struct cp_symbols *s = calloc(1, sizeof *s);
+    if (!s)
+      return NULL;
+    s->cap = room[0] + slack;
+    s->paths_cap = room[1] + 4096 + slack * 256;
+    s->obj = calloc(s->cap, sizeof *s->obj);
+    s->paths = malloc(s->paths_cap);
+    if (s->obj && s->paths)
+      dl_iterate_phdr(add_object, s);
+    if (s->obj && s->paths && !s->overflow)
+      return s;
+    cp_symbols_free(s);
+  }
+  return NULL;
 }
 
 static int by_start(const void *a, const void *b) {
@@ -245,10 +271,10 @@ void cp_symbols_free(struct cp_symbols *s) {
   if (!s)
     return;
   for (size_t i = 0; i < s->n; i++) {
-    free(s->obj[i].path);
     free(s->obj[i].funcs);
     free(s->obj[i].names);
   }
   free(s->obj);
+  free(s->paths);
   free(s);
 }

@@ -36,6 +36,7 @@ static int find_pass_marker(const struct dl_phdr_info *info,
   return memmem((const void *)strtab, strsz, marker, sizeof marker) != NULL;
 }
 
+/* Under the loader's lock: copies into room allocated before the walk. */
 static int add_object(struct dl_phdr_info *info, size_t size, void *arg) {
   struct coz_loaded_list *list = arg;
   (void)size;
@@ -53,23 +54,15 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg) {
   }
   if (!name || name[0] == '\0')
     return 0;
-  if (list->n == list->cap) {
-    size_t cap = list->cap ? list->cap * 2 : 32;
-    struct coz_loaded *v = realloc(list->v, cap * sizeof *v);
-    if (!v) {
-      list->failed = true;
-      return 1;
-    }
-    list->v = v;
-    list->cap = cap;
+  size_t len = strlen(name) + 1;
+  if (list->n == list->cap || list->names_cap - list->names_used < len) {
+    list->overflow = true; /* something was loaded since we counted */
+    return 1;
   }
   struct coz_loaded *o = &list->v[list->n];
   memset(o, 0, sizeof *o);
-  o->path = strdup(name);
-  if (!o->path) {
-    list->failed = true;
-    return 1;
-  }
+  o->path = memcpy(list->names + list->names_used, name, len);
+  list->names_used += len;
   o->is_main = is_main;
   o->bias = (uintptr_t)info->dlpi_addr;
   for (size_t i = 0; i < info->dlpi_phnum; i++) {
@@ -92,20 +85,44 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg) {
   return 0;
 }
 
-int coz_loaded_snapshot(struct coz_loaded_list *list) {
-  memset(list, 0, sizeof *list);
-  dl_iterate_phdr(add_object, list);
-  if (list->failed) {
-    coz_loaded_free(list);
-    return -1;
-  }
+struct room {
+  size_t objects, bytes;
+};
+
+static int count_object(struct dl_phdr_info *info, size_t size, void *arg) {
+  struct room *r = arg;
+  (void)size;
+  r->objects++;
+  r->bytes += (info->dlpi_name ? strlen(info->dlpi_name) : 0) + 1;
   return 0;
 }
 
+int coz_loaded_snapshot(struct coz_loaded_list *list) {
+  /* Count, allocate with some slack, copy; again if a dlopen in between
+   * outgrew the slack. */
+  for (size_t slack = 16; slack <= 16 << 6; slack *= 4) {
+    struct room r = {0, 0};
+    dl_iterate_phdr(count_object, &r);
+    memset(list, 0, sizeof *list);
+    list->cap = r.objects + slack;
+    list->names_cap = r.bytes + PATH_MAX + slack * 256;
+    list->v = calloc(list->cap, sizeof *list->v);
+    list->names = malloc(list->names_cap);
+    if (!list->v || !list->names) {
+      coz_loaded_free(list);
+      return -1;
+    }
+    dl_iterate_phdr(add_object, list);
+    if (!list->overflow)
+      return 0;
+    coz_loaded_free(list);
+  }
+  return -1;
+}
+
 void coz_loaded_free(struct coz_loaded_list *list) {
-  for (size_t i = 0; i < list->n; i++)
-    free(list->v[i].path);
   free(list->v);
+  free(list->names);
   memset(list, 0, sizeof *list);
 }
 

@@ -26,15 +26,20 @@ struct coz_loaded {
 struct coz_loaded_list {
   struct coz_loaded *v;
   size_t n, cap;
+  char *names; /* the paths, allocated before the walk */
+  size_t names_used, names_cap;
   unsigned long long adds, subs; /* the loader's load/unload counters */
-  bool failed;
+  bool overflow; /* more objects or longer names than room: walk again */
   unsigned calls;
 };
 
 /* Fills list (caller-owned, freed with coz_loaded_free); objects without a
  * file name (the vDSO) are left out. Only copies under the loader's lock,
  * so that slow reading afterwards does not hold up dlopen in other
- * threads. Returns 0, or -1 when out of memory. */
+ * threads, and allocates nothing under it: an allocator that takes its own
+ * lock and then the loader's (tcmalloc unwinds its callers with libunwind,
+ * which walks the objects) would otherwise deadlock with us. Returns 0, or
+ * -1 when out of memory. */
 int coz_loaded_snapshot(struct coz_loaded_list *list);
 
 void coz_loaded_free(struct coz_loaded_list *list);

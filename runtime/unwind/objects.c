@@ -122,12 +122,15 @@ static bool read_hdr(const struct dl_phdr_info *info, uintptr_t hdr,
 
 struct collect {
   struct coz_unwind_object *v;
-  size_t n, cap;
-  bool failed;
+  size_t n, cap; /* room allocated before the walk */
+  bool overflow; /* something was loaded since the count: walk again */
   bool counted;
   unsigned long long adds, subs;
 };
 
+/* Under the loader's lock: allocates nothing (an allocator that takes its
+ * own lock and then the loader's, as tcmalloc does when it unwinds its
+ * callers, would deadlock with us). */
 static int collect_object(struct dl_phdr_info *info, size_t size, void *arg) {
   struct collect *c = arg;
   if (!c->counted && size >= offsetof(struct dl_phdr_info, dlpi_subs) +
@@ -157,14 +160,8 @@ static int collect_object(struct dl_phdr_info *info, size_t size, void *arg) {
   o.text_lo = text_lo;
   o.text_hi = text_hi;
   if (c->n == c->cap) {
-    size_t cap = c->cap ? c->cap * 2 : 64;
-    struct coz_unwind_object *v = realloc(c->v, cap * sizeof *v);
-    if (!v) {
-      c->failed = true;
-      return 1;
-    }
-    c->v = v;
-    c->cap = cap;
+    c->overflow = true;
+    return 1;
   }
   c->v[c->n++] = o;
   return 0;
@@ -178,6 +175,13 @@ static int count_only(struct dl_phdr_info *info, size_t size, void *arg) {
     counters[1] = info->dlpi_subs;
   }
   return 1; /* the first object carries the counters */
+}
+
+static int count_objects(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)info;
+  (void)size;
+  ++*(size_t *)arg;
+  return 0;
 }
 
 static int by_text_lo(const void *a, const void *b) {
@@ -207,9 +211,22 @@ void coz_unwind_refresh(void) {
       atomic_load_explicit(&g_table, memory_order_relaxed))
     return;
   struct collect c = {0};
-  dl_iterate_phdr(collect_object, &c);
+  for (size_t slack = 16; slack <= 16 << 6; slack *= 4) {
+    size_t objects = 0;
+    dl_iterate_phdr(count_objects, &objects);
+    c = (struct collect){0};
+    c.cap = objects + slack;
+    c.v = malloc(c.cap * sizeof *c.v);
+    if (!c.v)
+      return; /* out of memory: keep the old table, try again next time */
+    dl_iterate_phdr(collect_object, &c);
+    if (!c.overflow)
+      break;
+    free(c.v);
+    c.v = NULL;
+  }
   struct coz_unwind_objects *t =
-      c.failed ? NULL : malloc(sizeof *t + c.n * sizeof *t->v);
+      c.v ? malloc(sizeof *t + c.n * sizeof *t->v) : NULL;
   if (!t) {
     free(c.v); /* out of memory: keep the old table, try again next time */
     return;
