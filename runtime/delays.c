@@ -9,9 +9,6 @@
 #include <sys/prctl.h>
 
 _Atomic uint64_t coz_global_delay_ns;
-static _Atomic uint64_t slept_total;
-
-uint64_t coz_delays_slept_ns(void) { return atomic_load(&slept_total); }
 
 /* How a pause waits. The pausing thread stands for a thread of the sped-up
  * program that would be running, so its CPU should stay busy: a pause that
@@ -19,16 +16,15 @@ uint64_t coz_delays_slept_ns(void) { return atomic_load(&slept_total); }
  * every idle period longer than ~200 us makes the next wake-up on that CPU
  * tens of us slower. Sped-up experiments then pay wake-ups their baselines
  * do not (Figure 1's line b predicted -2.5% instead of 0; with spinning
- * pauses, +0.3% to +0.9%). So a pause
- * spins, yielding the CPU to any other thread that wants it (sched_yield
- * returns at once when none does), as long as the program has at most
- * SPIN_THREADS_PER_CPU threads per CPU (blocked ones count too: the runtime
- * does not know which are). Beyond that, spinning threads would churn the
- * scheduler (each pick of one costs a context switch), so the pause
- * sleeps, with a timer slack of 1 ns, asks to wake up early by the expected
- * wake-up latency (a running estimate over all pauses: nanosleep wakes ~45
- * us late on the VMs this was measured on), and spins the rest; a pause that
- * ends late delays its thread at the moment it was about to wake another
+ * pauses, +0.3% to +0.9%). So a pause spins, yielding the CPU to any other
+ * thread that wants it (sched_yield returns at once when none does), as long as
+ * the program has at most SPIN_THREADS_PER_CPU threads per CPU (blocked ones
+ * count too: the runtime does not know which are). Beyond that, spinning
+ * threads would churn the scheduler (each pick of one costs a context switch),
+ * so the pause sleeps, with a timer slack of 1 ns, asks to wake up early by the
+ * expected wake-up latency (a running estimate over all pauses: nanosleep wakes
+ * ~45 us late on the VMs this was measured on), and spins the rest; a pause
+ * that ends late delays its thread at the moment it was about to wake another
  * thread or exit, which a shorter pause later cannot give back. */
 #define SPIN_THREADS_PER_CPU 4
 static _Atomic uint64_t wake_latency_ns = 50000;
@@ -125,7 +121,6 @@ static void pause_for(struct coz_thread *t, uint64_t owed) {
   atomic_store_explicit(&resume_cost_ns, cost - cost / 8 + (end - resume) / 8,
                         memory_order_relaxed);
   uint64_t paused = end - start;
-  atomic_fetch_add_explicit(&slept_total, paused, memory_order_relaxed);
   t->excess_ns = paused > want ? paused - want : 0;
   errno = saved_errno;
 }

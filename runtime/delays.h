@@ -29,7 +29,5 @@ void coz_delays_catch_up(struct coz_thread *t);
 /* After a blocking operation returned because another thread acted: that
  * thread executed its delays before waking us, so ours are done. */
 void coz_delays_credit(struct coz_thread *t);
-/* Total time threads actually paused for delays (statistics). */
-uint64_t coz_delays_slept_ns(void);
 
 #endif /* COZ_DELAYS_H */

@@ -86,13 +86,6 @@ bool coz_sampler_owns(const struct coz_sampler_thread *s,
   return false;
 }
 
-uint64_t coz_sampler_thread_cpu_ns(void) {
-  struct timespec ts;
-  if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-    return 0;
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* What sampling itself costs a thread per perf sample, in CPU time beyond
  * the period (the timer interrupt, the signal, the handler up to the next
  * period's start): an EWMA over all threads, weight 1/16. */
@@ -130,7 +123,7 @@ void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
   coz_sample_from_context(s, ucontext, out, ips);
   s->signals++;
   if (s->kind == KIND_PERF) {
-    uint64_t cpu = coz_sampler_thread_cpu_ns();
+    uint64_t cpu = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     out->weight_ns = perf_weight(s, cpu);
     s->armed_ns = coz_perf_rearm(s);
     /* The first gap holds the thread's start-up: not a sampling cost. */
@@ -142,7 +135,7 @@ void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
 }
 
 void coz_sampler_suspend(struct coz_sampler_thread *s) {
-  s->suspended_cpu_ns = coz_sampler_thread_cpu_ns();
+  s->suspended_cpu_ns = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
   if (s->kind == KIND_PERF)
     coz_perf_suspend(s, true);
   else if (s->kind == KIND_TIMER)
@@ -155,7 +148,7 @@ void coz_sampler_resume(struct coz_sampler_thread *s) {
   else if (s->kind == KIND_TIMER)
     coz_timer_resume(s);
   /* The paused CPU time is no part of the gap to the next sample. */
-  uint64_t cpu = coz_sampler_thread_cpu_ns();
+  uint64_t cpu = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
   if (s->suspended_cpu_ns && cpu > s->suspended_cpu_ns)
     s->last_cpu_ns += cpu - s->suspended_cpu_ns;
 }

@@ -124,9 +124,6 @@ void coz_sample_from_context(const struct coz_sampler_thread *s,
                              const void *ucontext, struct coz_sample *out,
                              uint64_t *ips);
 
-/* The calling thread's CPU time in ns (0 if unreadable). Async-signal-safe. */
-uint64_t coz_sampler_thread_cpu_ns(void);
-
 /* Per-implementation entry points used by sampler.c's dispatch. */
 bool coz_perf_available(void);
 bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid);

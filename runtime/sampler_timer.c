@@ -23,13 +23,6 @@ static clockid_t thread_cpu_clock(pid_t tid) {
   return (clockid_t)((~(unsigned)tid << 3) | 6u /* CPUCLOCK_SCHED|THREAD */);
 }
 
-static uint64_t cpu_ns(clockid_t clock) {
-  struct timespec ts;
-  if (clock_gettime(clock, &ts) != 0)
-    return 0;
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* One shot: each expiry is re-armed by the handler with a new length. */
 static void arm(struct coz_sampler_thread *s, uint64_t ns) {
   struct itimerspec its = {
@@ -48,7 +41,7 @@ bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid) {
                     strerror(errno));
     return false;
   }
-  s->last_cpu_ns = cpu_ns(thread_cpu_clock(tid));
+  s->last_cpu_ns = coz_cpu_clock_ns(thread_cpu_clock(tid));
   arm(s, coz_sampler_first_period(tid));
   return true;
 }
@@ -61,7 +54,7 @@ static _Atomic uint64_t mean_gap_ns;
 
 uint64_t coz_timer_rearm(struct coz_sampler_thread *s) {
   arm(s, coz_sampler_next_period(s));
-  uint64_t cpu = coz_sampler_thread_cpu_ns();
+  uint64_t cpu = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
   uint64_t mean = atomic_load_explicit(&mean_gap_ns, memory_order_relaxed);
   if (mean == 0)
     mean = coz_config.PERIOD;

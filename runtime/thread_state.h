@@ -20,7 +20,7 @@ struct coz_thread {
    * the global count in delays.c. Touched only by the thread itself (and by
    * its creator before it starts). */
   uint64_t local_delay;
-  /* Time nanosleep overslept; taken off the next pauses. */
+  /* Time pauses overran; taken off the next pauses. */
   uint64_t excess_ns;
   /* Set while the thread runs runtime code that touches the fields above:
    * a sample signal arriving then only sets `pending`, and the interrupted

@@ -23,6 +23,15 @@ static inline uint64_t coz_unix_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* A CPU-time clock in ns (CLOCK_THREAD_CPUTIME_ID: the calling thread's);
+ * 0 if it cannot be read. Async-signal-safe. */
+static inline uint64_t coz_cpu_clock_ns(clockid_t clock) {
+  struct timespec ts;
+  if (clock_gettime(clock, &ts) != 0)
+    return 0;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Kernel thread id. Async-signal-safe. */
 static inline pid_t coz_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 

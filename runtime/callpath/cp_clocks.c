@@ -17,6 +17,7 @@
 #include "callpath.h"
 #include "cp_internal.h"
 #include "real.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -75,12 +76,6 @@ static uint64_t jittered(struct cp_thread *t, enum cp_resource r) {
 
 uint64_t cp_next_period(enum cp_resource r) { return jittered(&self, r); }
 
-static uint64_t thread_cpu_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void arm_cpu_timer(struct cp_thread *t) {
   uint64_t ns = jittered(t, CP_CPU);
   struct itimerspec its = {
@@ -136,7 +131,7 @@ static void on_signal(int sig, siginfo_t *si, void *ucv) {
   if (si->si_code == SI_TIMER) {
     if (si->si_value.sival_int != CP_CPU || !t->has_timer)
       goto out;
-    uint64_t now = thread_cpu_ns();
+    uint64_t now = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     uint64_t w = now - t->last[CP_CPU];
     t->last[CP_CPU] = now;
     on_cpu_sample(&st, w, interrupted_pc(ucv));
@@ -222,7 +217,8 @@ void coz_callpath_thread_start(void) {
   if (!atomic_load(&cp_active) || t->armed)
     return;
   pid_t tid = (pid_t)syscall(SYS_gettid);
-  t->rng = ((uint64_t)tid << 32) ^ (uint64_t)thread_cpu_ns() ^
+  t->rng = ((uint64_t)tid << 32) ^
+           (uint64_t)coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID) ^
            (uint64_t)(uintptr_t)t;
   for (int r = 0; r < CP_NRES; r++)
     t->fd[r] = -1;
@@ -241,7 +237,7 @@ void coz_callpath_thread_start(void) {
     sev._sigev_un._tid = tid;
     if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t->cpu_timer) == 0) {
       t->has_timer = true;
-      t->last[CP_CPU] = thread_cpu_ns();
+      t->last[CP_CPU] = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
       arm_cpu_timer(t);
     }
   }
