@@ -229,7 +229,9 @@ static void run_experiments(void) {
     uint64_t inserted = coz_delay_global() - g0;
     for (size_t i = 0; i < n; i++)
       end[i] = coz_progress_read(i);
-    struct coz_experiment_result r = {line->name,
+    char name[COZ_LINE_NAME_MAX];
+    coz_line_name(line, name, sizeof name);
+    struct coz_experiment_result r = {name,
                                       speedup,
                                       elapsed > inserted ? elapsed - inserted
                                                          : 0,

@@ -81,8 +81,10 @@ static void add_line_delta(struct coz_line *line, void *arg) {
       atomic_load_explicit(&line->samples_flushed, memory_order_relaxed);
   if (now <= done)
     return;
+  char name[COZ_LINE_NAME_MAX];
+  coz_line_name(line, name, sizeof name);
   coz_out_begin(o, "samples");
-  coz_out_str(o, "location", line->name);
+  coz_out_str(o, "location", name);
   coz_out_u64(o, "count", now - done);
   coz_out_end(o);
   atomic_store_explicit(&line->samples_flushed, now, memory_order_relaxed);

@@ -149,12 +149,8 @@ struct coz_line *coz_intern_line(struct coz_file *file, uint32_t lineno) {
   if (reserve_line(file, lineno))
     return NULL;
   struct coz_line_entry *l = coz_arena_alloc(sizeof *l);
-  char *name = coz_arena_alloc(file->len + 12);
-  if (!l || !name)
+  if (!l)
     return NULL;
-  memcpy(name, file->path, file->len);
-  format_suffix(name + file->len, lineno);
-  l->line.name = name;
   l->file = file;
   l->lineno = lineno;
   file->by_line[lineno] = l;
@@ -165,6 +161,22 @@ struct coz_line *coz_intern_line(struct coz_file *file, uint32_t lineno) {
     first_line = l;
   last_line = l;
   return &l->line;
+}
+
+size_t coz_line_name(const struct coz_line *line, char *buf, size_t cap) {
+  if (cap == 0)
+    return 0;
+  const struct coz_line_entry *l = (const struct coz_line_entry *)line;
+  char suffix[12];
+  size_t n_suffix = format_suffix(suffix, l->lineno);
+  size_t n = l->file->len + n_suffix;
+  if (n > cap - 1)
+    n = cap - 1;
+  size_t n_path = l->file->len < n ? l->file->len : n;
+  memcpy(buf, l->file->path, n_path);
+  memcpy(buf + n_path, suffix, n - n_path);
+  buf[n] = '\0';
+  return n;
 }
 
 struct coz_line_entry *coz_intern_first_line(void) {

@@ -15,11 +15,19 @@
 
 /* One source line of the scope. Objects live for the whole process. */
 struct coz_line {
-  const char *name;                 /* "file:line"; file as recorded in DWARF,
-                                       made absolute with the CU directory */
   _Atomic uint64_t samples;         /* samples attributed here (core counts) */
   _Atomic uint64_t samples_flushed; /* part of `samples` already written */
 };
+
+/* Writes the line's name, "file:line" (the file as recorded in DWARF, made
+ * absolute with the CU directory), into buf and returns its length; a name
+ * longer than cap - 1 is cut short. Names are formatted on demand rather
+ * than stored: a large program has hundreds of thousands of lines, and
+ * writing a name for each cost most of the line map's build time (first
+ * touches of fresh memory are expensive page faults on VMs).
+ * Async-signal-safe. */
+#define COZ_LINE_NAME_MAX 4112 /* PATH_MAX + ':' + ten digits + NUL */
+size_t coz_line_name(const struct coz_line *line, char *buf, size_t cap);
 
 struct coz_scope_config {
   /* COZ_SOURCE_SCOPE: ':'- or ','-separated glob patterns matched against the
