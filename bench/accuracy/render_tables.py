@@ -17,7 +17,8 @@ def pct(v, digits=1):
 def accuracy(doc):
     out = [f"Run {doc['date']}; machine: {doc['machine']}; mode "
            f"`{doc['args']['mode']}`, {doc['args']['pairs']} timing triples per "
-           "target.", "",
+           f"target, sampling period {doc['args'].get('period_us') or 1000} us.",
+           "",
            "| case | line | s | predicted | actual (IQR of ratios) | error (pp) "
            "| runs | profiling s | within |",
            "|---|---|---|---|---|---|---|---|---|"]

@@ -55,6 +55,10 @@ def parse_args():
                     "speedups; free: nothing fixed")
     ap.add_argument("--experiment-ms", type=int,
                     help="COZ_EXPERIMENT for profiling runs (runtime default)")
+    ap.add_argument("--period-us", type=int,
+                    help="COZ_PERIOD for profiling runs, in us (runtime "
+                    "default 1000); the harness passes no COZ_* variable "
+                    "of its own environment on")
     ap.add_argument("--max-runs", type=int, help="profiling runs cap per target")
     ap.add_argument("--max-profile-s", type=float,
                     help="profiling time cap per target in seconds")
@@ -129,6 +133,8 @@ def profile_target(args, tc, case, exe, src_name, line, profile: Path):
            "COZ_QUIET": "1"}
     if args.experiment_ms:
         env["COZ_EXPERIMENT"] = str(args.experiment_ms)
+    if args.period_us:
+        env["COZ_PERIOD"] = str(args.period_us * 1000)
     if args.mode != "free":
         env["COZ_FIXED_LINE"] = f"{src_name}:{line}"
     min_points = 3 if args.mode == "targeted" else args.min_speedups
@@ -172,7 +178,8 @@ def main():
         chosen = [c for c in CASES if c.name in names]
     print(f"machine: {bl.machine_summary()}")
     print(f"mode: {args.mode} ({MODE_TEXT[args.mode]})"
-          f", {'quick' if args.quick else 'full'}, {args.pairs} timing triples per target")
+          f", {'quick' if args.quick else 'full'}, {args.pairs} timing triples per target"
+          f", sampling period {args.period_us or 1000} us")
     hdr = (f"{'case':<19} {'line':<24} {'s':>4} {'predicted':>9} {'actual':>8}"
            f" {'error pp':>8} {'runs':>4} {'prof s':>6}  ok")
     print(hdr)
@@ -219,6 +226,7 @@ def main():
                     "error_pp": err, "threshold_pp": threshold, "ok": ok,
                     "profile_runs": runs, "profile_s": spent,
                     "mode": args.mode, "metric": case.metric, "load": load,
+                    "period_us": args.period_us or 1000,
                     "predicted_ci": rr.prediction_ci(row, s) if row else None,
                     "experiments": rr.experiments(row) if row else 0,
                     "curve": rr.curve(row) if row else []})
