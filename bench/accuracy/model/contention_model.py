@@ -45,6 +45,9 @@ STEP_US = 2
 WORK_STATES = ('outside', 'crit', 'pause', 'hold')
 NEXT_CALL = {'outside': 'lock', 'crit': 'unlock', 'pause': 'trylock',
              'hold': 'unlock'}
+# lock call -> (region once acquired, its length, state while not acquired)
+ACQUIRE = {'lock': ('crit', CRIT_US, 'blocked'),
+           'trylock': ('hold', HOLD_US, 'spin')}
 
 
 class Thread:
@@ -116,18 +119,13 @@ def simulate(mode, target, s, period, seed, sim_us=SIM_US):
                 th.state = 'trylock'
                 if pay_owed(th):
                     continue
-            if th.state == 'lock':
+            if th.state in ACQUIRE:
+                inside, mean, waiting = ACQUIRE[th.state]
                 if holder is None:
                     holder = th
-                    th.state, th.left = 'crit', length('crit', CRIT_US, False)
+                    th.state, th.left = inside, length(inside, mean, False)
                 else:
-                    th.state = 'blocked'
-            elif th.state == 'trylock':
-                if holder is None:
-                    holder = th
-                    th.state, th.left = 'hold', length('hold', HOLD_US, False)
-                else:
-                    th.state = 'spin'
+                    th.state = waiting
             elif th.state == 'unlock':
                 holder = None
                 if th is main:
