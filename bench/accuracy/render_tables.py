@@ -44,7 +44,8 @@ def accuracy(doc):
 
 def overhead(doc):
     out = [f"Run {doc['date']}; machine: {doc['machine']}; medians of "
-           f"{doc['runs']} interleaved rounds.", ""]
+           f"{doc['runs']} interleaved rounds; sampling period "
+           f"{doc.get('period_us') or 1000} us.", ""]
     if "wall" in doc:
         out += ["| program | plain (s) | coz-cc, COZ_OFF=1 | coz-cc, speedups 0 "
                 "(no delays) | coz-cc, profiling on |",

@@ -176,6 +176,9 @@ def main():
     ap.add_argument("--runs", type=int, default=7, help="rounds per program (>= 5)")
     ap.add_argument("--lines", type=int, default=250000, help="startup program size")
     ap.add_argument("--skip", default="", help="comma list of: wall,visit,startup")
+    ap.add_argument("--period-us", type=int,
+                    help="COZ_PERIOD of the wall-time runs, in us (runtime "
+                    "default 1000)")
     ap.add_argument("--rt", action="store_true",
                     help="run the timed programs SCHED_RR priority 1 (root): "
                     "robust to ordinary load on a shared machine")
@@ -196,18 +199,20 @@ def main():
     print(f"machine: {bl.machine_summary()}")
     result = {"machine": bl.machine_summary(),
               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-              "runs": args.runs}
+              "runs": args.runs, "period_us": args.period_us or 1000}
     if "wall" not in skip:
+        # The harness passes no COZ_* variable of its own environment on.
+        env = {"COZ_PERIOD": str(args.period_us * 1000)} if args.period_us else {}
         programs = []
         for case in CASES:
             programs.append(Program(
                 case.name, bl.build_case(tc, case, "plain", work / "plain"),
-                bl.build_case(tc, case, "coz", work / "coz"), {}))
+                bl.build_case(tc, case, "coz", work / "coz"), env))
         for src in CPU_PROGRAMS:
             path = HERE / "programs" / src
             programs.append(Program(
                 path.stem, build_cpu(tc, path, "plain", work / "plain"),
-                build_cpu(tc, path, "coz", work / "coz"), {}))
+                build_cpu(tc, path, "coz", work / "coz"), env))
         with tempfile.TemporaryDirectory() as scratch:
             rows = wall_ratios(programs, args.runs, Path(scratch))
         result["wall"] = rows
