@@ -1,6 +1,7 @@
 """Shared by the accuracy harness and the overhead benchmark: building the
 case programs, running them, and reading coz-report's JSON."""
 
+import argparse
 import json
 import os
 import re
@@ -17,6 +18,18 @@ CASES_DIR = HERE / "cases"
 REGION_RE = re.compile(r"/\*\s*REGION:(\w+)\s*\*/")
 BENCH_RE = re.compile(r"^BENCH elapsed_ns=(\d+)(?: latency_ns=(\d+))?", re.M)
 RUN_TIMEOUT_S = 300
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a whole number above 0 (e.g. a period in us)."""
+    try:
+        v = int(text)
+    except ValueError:
+        v = 0
+    if v <= 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a positive whole number")
+    return v
 
 
 def die(msg: str) -> None:

@@ -55,7 +55,7 @@ def parse_args():
                     "speedups; free: nothing fixed")
     ap.add_argument("--experiment-ms", type=int,
                     help="COZ_EXPERIMENT for profiling runs (runtime default)")
-    ap.add_argument("--period-us", type=int,
+    ap.add_argument("--period-us", type=bl.positive_int,
                     help="COZ_PERIOD for profiling runs, in us (runtime "
                     "default 1000); the harness passes no COZ_* variable "
                     "of its own environment on")

@@ -176,7 +176,7 @@ def main():
     ap.add_argument("--runs", type=int, default=7, help="rounds per program (>= 5)")
     ap.add_argument("--lines", type=int, default=250000, help="startup program size")
     ap.add_argument("--skip", default="", help="comma list of: wall,visit,startup")
-    ap.add_argument("--period-us", type=int,
+    ap.add_argument("--period-us", type=bl.positive_int,
                     help="COZ_PERIOD of the wall-time runs, in us (runtime "
                     "default 1000)")
     ap.add_argument("--rt", action="store_true",
