@@ -18,6 +18,8 @@ CASES_DIR = HERE / "cases"
 REGION_RE = re.compile(r"/\*\s*REGION:(\w+)\s*\*/")
 BENCH_RE = re.compile(r"^BENCH elapsed_ns=(\d+)(?: latency_ns=(\d+))?", re.M)
 RUN_TIMEOUT_S = 300
+# The runtime's default COZ_PERIOD (runtime/flags.def), for labels.
+DEFAULT_PERIOD_US = 1000
 
 
 def positive_int(text: str) -> int:

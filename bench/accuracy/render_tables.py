@@ -9,6 +9,8 @@ import argparse
 import json
 import statistics
 
+import benchlib as bl
+
 
 def pct(v, digits=1):
     return "n/a" if v is None else f"{100 * v:.{digits}f}%"
@@ -17,7 +19,7 @@ def pct(v, digits=1):
 def accuracy(doc):
     out = [f"Run {doc['date']}; machine: {doc['machine']}; mode "
            f"`{doc['args']['mode']}`, {doc['args']['pairs']} timing triples per "
-           f"target, sampling period {doc['args'].get('period_us') or 1000} us.",
+           f"target, sampling period {doc['args'].get('period_us') or bl.DEFAULT_PERIOD_US} us.",
            "",
            "| case | line | s | predicted | actual (IQR of ratios) | error (pp) "
            "| runs | profiling s | within |",
@@ -45,7 +47,7 @@ def accuracy(doc):
 def overhead(doc):
     out = [f"Run {doc['date']}; machine: {doc['machine']}; medians of "
            f"{doc['runs']} interleaved rounds; sampling period "
-           f"{doc.get('period_us') or 1000} us.", ""]
+           f"{doc.get('period_us') or bl.DEFAULT_PERIOD_US} us.", ""]
     if "wall" in doc:
         out += ["| program | plain (s) | coz-cc, COZ_OFF=1 | coz-cc, speedups 0 "
                 "(no delays) | coz-cc, profiling on |",

@@ -57,7 +57,7 @@ def parse_args():
                     help="COZ_EXPERIMENT for profiling runs (runtime default)")
     ap.add_argument("--period-us", type=bl.positive_int,
                     help="COZ_PERIOD for profiling runs, in us (runtime "
-                    "default 1000); the harness passes no COZ_* variable "
+                    f"default {bl.DEFAULT_PERIOD_US}); the harness passes no COZ_* variable "
                     "of its own environment on")
     ap.add_argument("--max-runs", type=int, help="profiling runs cap per target")
     ap.add_argument("--max-profile-s", type=float,
@@ -179,7 +179,7 @@ def main():
     print(f"machine: {bl.machine_summary()}")
     print(f"mode: {args.mode} ({MODE_TEXT[args.mode]})"
           f", {'quick' if args.quick else 'full'}, {args.pairs} timing triples per target"
-          f", sampling period {args.period_us or 1000} us")
+          f", sampling period {args.period_us or bl.DEFAULT_PERIOD_US} us")
     hdr = (f"{'case':<19} {'line':<24} {'s':>4} {'predicted':>9} {'actual':>8}"
            f" {'error pp':>8} {'runs':>4} {'prof s':>6}  ok")
     print(hdr)
@@ -226,7 +226,6 @@ def main():
                     "error_pp": err, "threshold_pp": threshold, "ok": ok,
                     "profile_runs": runs, "profile_s": spent,
                     "mode": args.mode, "metric": case.metric, "load": load,
-                    "period_us": args.period_us or 1000,
                     "predicted_ci": rr.prediction_ci(row, s) if row else None,
                     "experiments": rr.experiments(row) if row else 0,
                     "curve": rr.curve(row) if row else []})
