@@ -28,13 +28,14 @@ esac
 # Build tools, both clangs (the tests check that coz-cc refuses the other
 # major), the plugin's LLVM, the runtime's and the report's libraries, and
 # what the test suites use (autoconf for the configure test, FileCheck/lit,
-# file, allocators for the runtime tests, chromium for the HTML report).
+# file, allocators for the runtime tests, chromium for the HTML report) and
+# the overhead benchmark (tcl: SQLite's build makes its amalgamation).
 PACKAGES=(
   cmake ninja-build make pkg-config file binutils python3 autoconf
   clang-14 clang-19 "llvm-$LLVM_MAJOR-dev" "llvm-$LLVM_MAJOR-tools"
   libdwarf-dev libelf-dev libjansson-dev zlib1g-dev
   libjemalloc-dev libgoogle-perftools-dev
-  chromium
+  chromium tcl
 )
 
 is_installed() {

@@ -99,7 +99,8 @@ def _set_rr():
     os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))
 
 
-def run(cmd, env=None, timeout=RUN_TIMEOUT_S, check=True, timed=False):
+def run(cmd, env=None, timeout=RUN_TIMEOUT_S, check=True, timed=False,
+        cwd=None):
     full_env = dict(os.environ)
     # The profiler's own settings must come only from the harness.
     for k in list(full_env):
@@ -108,7 +109,7 @@ def run(cmd, env=None, timeout=RUN_TIMEOUT_S, check=True, timed=False):
     if env:
         full_env.update(env)
     p = subprocess.run(cmd, env=full_env, capture_output=True, text=True,
-                       timeout=timeout,
+                       timeout=timeout, cwd=cwd,
                        preexec_fn=_favour if timed else None)
     if check and p.returncode != 0:
         die(f"{' '.join(map(str, cmd))} exited {p.returncode}:\n"

@@ -73,8 +73,10 @@ def overhead(doc):
         out.append("")
     if "startup" in doc:
         s = doc["startup"]
-        out += [f"Synthetic program of {s['lines']} lines, medians of "
-                f"{s['runs']} runs:", "",
+        # Older results (before --startup-program) name no program.
+        name = s.get("program", "synthetic program")
+        out += [f"{name}, {s['lines']} lines, medians of {s['runs']} runs:",
+                "",
                 "| build | run (ms) | compile + link (s) |", "|---|---|---|",
                 f"| plain clang -O2 -g | {s['plain_ms']:.1f} | "
                 f"{s['compile_plain_s']:.0f} |",

@@ -13,9 +13,11 @@
    loop with COZ_PROGRESS_NAMED vs the same loop without it, both built with
    coz-cc; and, for reference, one shared atomic counter, the cache-line
    ping-pong that per-CPU shards avoid).
-3. Startup on a large program: a synthetic ~250k-line C program (Debian's
-   SQLite source is not reachable offline: `apt-get source` needs deb-src
-   entries), plain vs coz-cc, wall time of a run that does almost nothing.
+3. Startup on a large program: Debian's SQLite (amalgamation and shell,
+   ~270k lines, fetched with `apt-get source` at benchmark time, see
+   sqlite_source.py) or, with --startup-program synthetic, a generated
+   ~250k-line C program; plain vs coz-cc, wall time of a run that does
+   almost nothing, and the compile times.
 
     bench/overhead/run.py --bin build/bin [--runs 7] [--json out.json]
 """
@@ -32,6 +34,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "accuracy"))
 import benchlib as bl  # noqa: E402
+import sqlite_source  # noqa: E402
 from cases import CASES  # noqa: E402
 
 CPU_PROGRAMS = ["cpu_calls.c", "cpu_sort.c", "cpu_matrix.c", "cpu_mutex.c"]
@@ -121,49 +124,72 @@ def progress_cost(tc, work: Path, runs):
     return out
 
 
-def startup(tc, work: Path, lines, runs):
-    src = work / "src"
-    bl.run([sys.executable, str(GEN_PROGRAM), str(src), str(lines)])
-    n_lines = sum(len(f.read_text().splitlines())
-                  for f in src.iterdir() if f.suffix in (".c", ".h"))
+def startup_program(kind, work: Path, lines):
+    """The large program of the startup benchmark: its C files, compiler
+    and link flags, the arguments of a run that does almost nothing, a
+    label, and its source lines (.c and .h files beside its sources)."""
+    if kind == "sqlite":
+        files = sqlite_source.amalgamation(work / "sqlite")
+        prog = {"label": "SQLite shell, Debian source "
+                f"{sqlite_source.version(work / 'sqlite')} (amalgamation)",
+                "cfiles": files, "cflags": ["-I", str(files[0].parent)],
+                "libs": ["-lm", "-lpthread"],
+                "args": ["-batch", ":memory:", "select 1;"]}
+    else:
+        src = work / "src"
+        bl.run([sys.executable, str(GEN_PROGRAM), str(src), str(lines)])
+        prog = {"label": "synthetic program (bench/startup/gen_program.py)",
+                "cfiles": sorted(f for f in src.iterdir() if f.suffix == ".c")
+                + [HERE / "programs" / "startup_main.c"],
+                "cflags": ["-I", str(bl.REPO / "include")], "libs": [],
+                "args": []}
+    src_dir = prog["cfiles"][0].parent
+    prog["lines"] = sum(len(f.read_text(errors="replace").splitlines())
+                        for f in src_dir.iterdir() if f.suffix in (".c", ".h"))
+    return prog
+
+
+def compile_all(cc, prog, obj: Path):
+    """Compiles prog's C files two at a time (the machine has two cores)."""
+    obj.mkdir(parents=True, exist_ok=True)
+    pending = list(prog["cfiles"])
+    while pending:
+        batch, pending = pending[:2], pending[2:]
+        procs = [subprocess.Popen([cc, "-O2", "-g", *prog["cflags"], "-c",
+                                   str(f), "-o", str(obj / (f.stem + ".o"))])
+                 for f in batch]
+        if any(p.wait() != 0 for p in procs):
+            bl.die(f"{cc} failed on the startup program ({prog['label']})")
+
+
+def startup(tc, work: Path, kind, lines, runs):
+    prog = startup_program(kind, work, lines)
     exes, compile_s = {}, {}
     for flavour, cc in (("plain", tc.cc), ("coz", str(tc.coz_cc))):
-        obj = work / f"obj-{flavour}"
-        obj.mkdir(parents=True, exist_ok=True)
+        obj = work / f"obj-{kind}-{flavour}"
         t0 = time.monotonic()
-        cfiles = sorted(f for f in src.iterdir() if f.suffix == ".c")
-        cfiles.append(HERE / "programs" / "startup_main.c")
-        procs = []
-        for f in cfiles:  # two at a time: the machine has two cores
-            procs.append(subprocess.Popen(
-                [cc, "-O2", "-g", "-I", str(bl.REPO / "include"), "-c", str(f),
-                 "-o", str(obj / (f.stem + ".o"))]))
-            if len(procs) == 2:
-                for p in procs:
-                    if p.wait() != 0:
-                        bl.die(f"{cc} failed on the generated program")
-                procs = []
-        for p in procs:
-            if p.wait() != 0:
-                bl.die(f"{cc} failed on the generated program")
-        exe = work / f"big-{flavour}"
-        bl.run([cc, "-O2", *map(str, sorted(obj.glob("*.o"))), "-o", str(exe)])
+        compile_all(cc, prog, obj)
+        exe = work / f"big-{kind}-{flavour}"
+        bl.run([cc, "-O2", *map(str, sorted(obj.glob("*.o"))), *prog["libs"],
+                "-o", str(exe)])
         compile_s[flavour] = time.monotonic() - t0
         exes[flavour] = exe
     times = {"plain": [], "off": [], "on": []}
     prof = work / "big.coz"
+    args = prog["args"]
     for _ in range(runs):
-        times["plain"].append(timed(exes["plain"], {})[0])
-        times["off"].append(timed(exes["coz"], {"COZ_OFF": "1"})[0])
+        times["plain"].append(timed(exes["plain"], {}, args)[0])
+        times["off"].append(timed(exes["coz"], {"COZ_OFF": "1"}, args)[0])
         times["on"].append(timed(exes["coz"], {"COZ_OUTPUT": str(prof),
-                                               "COZ_QUIET": "1"})[0])
+                                               "COZ_QUIET": "1"}, args)[0])
     prof.unlink(missing_ok=True)
-    res = {"lines": n_lines, "runs": runs,
+    res = {"program": prog["label"], "lines": prog["lines"], "runs": runs,
            "compile_plain_s": compile_s["plain"], "compile_coz_s": compile_s["coz"],
            **{f"{k}_ms": 1000 * bl.median(v) for k, v in times.items()}}
-    print(f"startup, {n_lines} lines: plain {res['plain_ms']:.1f} ms, coz-cc off "
-          f"{res['off_ms']:.1f} ms, on {res['on_ms']:.1f} ms; compile "
-          f"{res['compile_plain_s']:.0f}s vs {res['compile_coz_s']:.0f}s", flush=True)
+    print(f"startup, {prog['label']}, {prog['lines']} lines: plain "
+          f"{res['plain_ms']:.1f} ms, coz-cc off {res['off_ms']:.1f} ms, on "
+          f"{res['on_ms']:.1f} ms; compile {res['compile_plain_s']:.0f}s vs "
+          f"{res['compile_coz_s']:.0f}s", flush=True)
     return res
 
 
@@ -174,7 +200,12 @@ def main():
     ap.add_argument("--cc", default="clang")
     ap.add_argument("--cxx", default="clang++")
     ap.add_argument("--runs", type=int, default=7, help="rounds per program (>= 5)")
-    ap.add_argument("--lines", type=int, default=250000, help="startup program size")
+    ap.add_argument("--startup-program", choices=("sqlite", "synthetic"),
+                    default="sqlite", help="large program of the startup "
+                    "benchmark: Debian's SQLite (fetched with apt-get source) "
+                    "or a generated one")
+    ap.add_argument("--lines", type=int, default=250000,
+                    help="size of the synthetic startup program")
     ap.add_argument("--skip", default="", help="comma list of: wall,visit,startup")
     ap.add_argument("--period-us", type=bl.positive_int,
                     help="COZ_PERIOD of the wall-time runs, in us (runtime "
@@ -227,7 +258,8 @@ def main():
     if "visit" not in skip:
         result["visit"] = progress_cost(tc, work / "visit", args.runs)
     if "startup" not in skip:
-        result["startup"] = startup(tc, work / "startup", args.lines, args.runs)
+        result["startup"] = startup(tc, work / "startup",
+                                    args.startup_program, args.lines, args.runs)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1))
 
