@@ -1,15 +1,20 @@
 /* sampling_cost: what sampling a CPU-bound thread every 1 ms costs on this
  * machine, separated from the runtime. A register-only loop runs in a fresh
- * child process per measurement, under one of four set-ups:
+ * child process per measurement, under one of six set-ups:
  *   none         no sampling;
  *   perf-ring    a task-clock perf event overflowing every period into a
  *                ring buffer, no signal (the kernel's timer interrupt only);
  *   perf-signal  the same event signalling the thread on every overflow,
  *                with an empty handler (what coz-cc's perf sampler asks of
  *                the kernel);
+ *   perf-rearm   perf-signal whose handler restarts the period with a
+ *                jittered length (PERF_EVENT_IOC_PERIOD), as the runtime's
+ *                perf sampler does on every sample;
+ *   perf-clock   perf-signal whose handler reads the thread's CPU clock, as
+ *                the runtime does to weigh each sample;
  *   cpu-timer    a POSIX CPU-time timer of the thread with an empty handler
  *                (coz-cc's timer sampler: it fires on the scheduler tick).
- * Rounds run the four in rotating order; each ratio is the median over
+ * Rounds run the six in rotating order; each ratio is the median over
  * rounds of the set-up's wall time over the same round's `none`.
  *
  *   bench/overhead/sampling_cost [rounds (default 7)] [period ns (1000000)]
@@ -30,9 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { NONE, PERF_RING, PERF_SIGNAL, CPU_TIMER, N_SETUPS };
-static const char *const setup_names[N_SETUPS] = {"none", "perf-ring",
-                                                  "perf-signal", "cpu-timer"};
+enum { NONE, PERF_RING, PERF_SIGNAL, PERF_REARM, PERF_CLOCK, CPU_TIMER,
+       N_SETUPS };
+static const char *const setup_names[N_SETUPS] = {
+    "none", "perf-ring", "perf-signal", "perf-rearm", "perf-clock",
+    "cpu-timer"};
 
 #define ITERATIONS 1000000000ull
 #define MAX_ROUNDS 64
@@ -41,6 +48,22 @@ static volatile sig_atomic_t signals_seen;
 static void on_signal(int sig) {
   (void)sig;
   signals_seen++;
+}
+
+/* The per-sample work of the runtime's perf sampler, one piece each. */
+static int rearm_fd = -1;
+static uint64_t rearm_period, rearm_rng = 88172645463325252ull;
+static void on_signal_rearm(int sig) {
+  on_signal(sig);
+  rearm_rng = rearm_rng * 6364136223846793005ull + 1442695040888963407ull;
+  /* Uniform over [P/2, 3P/2), like the runtime's jitter. */
+  uint64_t next = rearm_period / 2 + (rearm_rng >> 33) % rearm_period;
+  ioctl(rearm_fd, PERF_EVENT_IOC_PERIOD, &next);
+}
+static void on_signal_clock(int sig) {
+  on_signal(sig);
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 }
 
 static double now_s(void) {
@@ -67,14 +90,18 @@ static int open_task_clock(uint64_t period) {
 static bool arm(int setup, uint64_t period) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
+  sa.sa_handler = setup == PERF_REARM   ? on_signal_rearm
+                  : setup == PERF_CLOCK ? on_signal_clock
+                                        : on_signal;
   sa.sa_flags = SA_RESTART;
   sigaction(SIGRTMIN, &sa, NULL);
   pid_t tid = (pid_t)syscall(SYS_gettid);
-  if (setup == PERF_RING || setup == PERF_SIGNAL) {
+  if (setup != NONE && setup != CPU_TIMER) {
     int fd = open_task_clock(period);
     if (fd < 0)
       return false;
+    rearm_fd = fd;
+    rearm_period = period;
     if (setup == PERF_RING) {
       long page = sysconf(_SC_PAGESIZE);
       if (mmap(NULL, (size_t)page * 9, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
