@@ -4,6 +4,7 @@
 #include "analysis.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,13 +106,71 @@ static int build_measures(struct cr_row *row) {
 }
 
 /* Paper eq. 8: a line that runs only during a phase A of length t_A moves
- * the whole program by dP = dp_A * t_A / T. t_A ~ s * t_obs / s_obs, where s
- * is the line's total samples, and s_obs/t_obs its sampling rate during its
- * baseline experiments (no delays are inserted at speedup 0, so their
- * effective duration is wall time). */
+ * the whole program by dP = dp_A * t_A / T. t_A ~ s / r, where s is the
+ * line's total samples and r its sampling rate while it runs, measured on
+ * its baseline experiments (no delays are inserted at speedup 0, so their
+ * effective duration is wall time).
+ *
+ * An experiment in which the line took no sample while its other
+ * experiments take many was run while the line was not running (a fixed
+ * line, COZ_FIXED_LINE, or a line whose phase ended). It says nothing
+ * about the line, and pooled with the others it dilutes each speedup's
+ * effect by however many of its experiments fell outside the phase:
+ * alternating baselines and speedups over a two-phase run put 3 of 5
+ * baselines but 2 of 5 speedups in the line's phase, and predicted 8.4%
+ * for a real 12.5%. Such experiments are left out of the measures and of
+ * r, so eq. 8 scales what was measured while the line ran. A zero means
+ * "not running" only where the line's experiments with samples average at
+ * least PHASE_MIN_MEAN (a Poisson zero then has probability below 0.04%);
+ * a rarely sampled line keeps its zeros, its share of runs with no delay.
+ *
+ * For such a line, r weighs each baseline by its own samples,
+ * sum S(S-1) / sum S*d (unbiased for Poisson counts S over durations d):
+ * an experiment that straddles the phase's end, with a few samples, counts
+ * by how much of it the line ran, not as a full one (one with 2 samples
+ * among full ones of 500 made r a third too low and the prediction for the
+ * second phase 29% for a real 25%). */
+#define PHASE_MIN_MEAN 8.0
+
 struct phase_in {
-  double t_obs, s_obs;
+  double t_obs, s_obs; /* baselines: sum d, sum S */
+  double ss, sd;       /* baselines: sum S(S-1), sum S*d */
+  double pos_sum;      /* all experiments with S > 0: sum S */
+  size_t pos_n;        /* ... and their number */
 };
+
+static bool runs_in_phases(const struct phase_in *pi) {
+  return pi->pos_n && pi->pos_sum / (double)pi->pos_n >= PHASE_MIN_MEAN;
+}
+
+/* Fills pin (one per line); returns which experiments are left out. */
+static bool *phase_inputs(const struct cr_profile *p, struct phase_in *pin) {
+  bool *out = calloc(p->n_experiments ? p->n_experiments : 1, sizeof *out);
+  if (!out)
+    return NULL;
+  for (size_t e = 0; e < p->n_experiments; e++) {
+    const struct cr_experiment *x = &p->experiments[e];
+    if (x->has_selected_samples && x->selected_samples > 0) {
+      pin[x->line].pos_sum += (double)x->selected_samples;
+      pin[x->line].pos_n++;
+    }
+  }
+  for (size_t e = 0; e < p->n_experiments; e++) {
+    const struct cr_experiment *x = &p->experiments[e];
+    struct phase_in *pi = &pin[x->line];
+    if (!x->has_selected_samples)
+      continue;
+    out[e] = x->selected_samples == 0 && runs_in_phases(pi);
+    if (x->speedup != 0 || out[e])
+      continue;
+    double s = (double)x->selected_samples;
+    pi->t_obs += x->duration;
+    pi->s_obs += s;
+    pi->ss += s * (s - 1);
+    pi->sd += s * x->duration;
+  }
+  return out;
+}
 
 static void phase_factor(const struct cr_profile *p, const struct phase_in *in,
                          struct cr_row *row) {
@@ -122,8 +181,9 @@ static void phase_factor(const struct cr_profile *p, const struct phase_in *in,
   if (!l->has_samples || !p->has_runtime || p->runtime_ns <= 0 ||
       pi->s_obs <= 0 || pi->t_obs <= 0)
     return;
-  double t_a = (double)l->samples * pi->t_obs / pi->s_obs;
-  double f = t_a / p->runtime_ns;
+  double rate = runs_in_phases(pi) && pi->ss > 0 ? pi->ss / pi->sd
+                                                 : pi->s_obs / pi->t_obs;
+  double f = (double)l->samples / rate / p->runtime_ns;
   if (!isfinite(f))
     return;
   row->phase_factor = f < 1 ? f : 1;
@@ -189,13 +249,16 @@ static uint64_t hash_str(uint64_t h, const char *s) {
 /* Collects (experiment, point) tuples, merging a point listed twice in one
  * experiment. */
 static struct tuple *collect(const struct cr_profile *p,
-                             const struct cr_options *o, size_t *n_out) {
+                             const struct cr_options *o, const bool *inactive,
+                             size_t *n_out) {
   struct tuple *t = malloc((p->n_obs ? p->n_obs : 1) * sizeof *t);
   if (!t)
     return NULL;
   size_t n = 0;
   for (size_t e = 0; e < p->n_experiments; e++) {
     const struct cr_experiment *x = &p->experiments[e];
+    if (inactive[e])
+      continue;
     for (size_t k = x->first_obs; k < x->first_obs + x->n_obs; k++) {
       const struct cr_obs *ob = &p->obs[k];
       const struct cr_point *pt = &p->points[ob->point];
@@ -246,18 +309,12 @@ int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
   out->sort = o->sort;
   out->runs = p->runs ? p->runs : p->files_with_experiments;
   size_t n_t = 0, cap_rows = 0, cap_dropped = 0;
-  struct tuple *t = collect(p, o, &n_t);
   struct phase_in *pin = calloc(p->n_lines ? p->n_lines : 1, sizeof *pin);
+  bool *inactive = pin ? phase_inputs(p, pin) : NULL;
+  struct tuple *t = inactive ? collect(p, o, inactive, &n_t) : NULL;
   int rc = -1;
-  if (!t || !pin)
+  if (!t)
     goto done;
-  for (size_t e = 0; e < p->n_experiments; e++) {
-    const struct cr_experiment *x = &p->experiments[e];
-    if (x->speedup == 0 && x->has_selected_samples) {
-      pin[x->line].t_obs += x->duration;
-      pin[x->line].s_obs += (double)x->selected_samples;
-    }
-  }
   for (size_t i = 0; i < n_t;) {
     size_t j = i;
     while (j < n_t && t[j].line == t[i].line && t[j].point == t[i].point)
@@ -299,6 +356,7 @@ int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
     cr_guidance_explain(p, o, out);
   rc = 0;
 done:
+  free(inactive);
   free(t);
   free(pin);
   return rc;
