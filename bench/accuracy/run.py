@@ -103,13 +103,18 @@ def measure_actual(case, exe, env_extra, region, pairs):
     env = {"BENCH_SCALE": str(case.scale), "COZ_OFF": "1", **env_extra}
     ratios = {s: [] for s in SPEEDUPS}
     base_values = []
-    for _ in range(pairs):
-        base = value_of(case, bl.run_case(exe, env))
-        base_values.append(base)
+    order = [0.0, *SPEEDUPS]
+    for k in range(pairs):
+        # The order rotates from triple to triple: a run that is slower for
+        # coming first (or last) in a triple is then each variant's in turn,
+        # noise for the median rather than a bias of every ratio.
+        value = {}
+        for s in order[k % len(order):] + order[:k % len(order)]:
+            cut_env = {**env, "BENCH_CUT": f"{region}={s}"} if s else env
+            value[s] = value_of(case, bl.run_case(exe, cut_env))
+        base_values.append(value[0.0])
         for s in SPEEDUPS:
-            cut = value_of(case, bl.run_case(
-                exe, {**env, "BENCH_CUT": f"{region}={s}"}))
-            ratios[s].append(cut / base)
+            ratios[s].append(value[s] / value[0.0])
     return ({s: 1.0 - bl.median(r) for s, r in ratios.items()},
             {s: bl.iqr(r) for s, r in ratios.items()},
             bl.median(base_values))
