@@ -158,7 +158,8 @@ def compile_all(cc, prog, obj: Path):
         procs = [subprocess.Popen([cc, "-O2", "-g", *prog["cflags"], "-c",
                                    str(f), "-o", str(obj / (f.stem + ".o"))])
                  for f in batch]
-        if any(p.wait() != 0 for p in procs):
+        # Both are waited for, even when the first failed.
+        if any([p.wait() != 0 for p in procs]):
             bl.die(f"{cc} failed on the startup program ({prog['label']})")
 
 
