@@ -29,10 +29,16 @@
 #define BENCH_LCG_ADD 1442695040888963407ULL
 
 /* About 1 ns per iteration on the benchmark machine: 1000 iterations ~ 1 us.
- * The whole loop is on the line that expands the macro. */
+ * The whole loop is on the line that expands the macro. The count is copied
+ * into a local first: the asm barrier counts as a memory access to the
+ * compiler, so `iters` itself (a global, or a variable captured by reference)
+ * was reloaded from memory every iteration, and when that memory shared a
+ * cache line with a lock or a queue the other thread wrote, the loop's speed
+ * depended on the other thread and on the process's layout. */
 #define BENCH_WORK(iters, state)                                               \
   do {                                                                         \
-    for (uint64_t bench_i_ = 0; bench_i_ < (iters); ++bench_i_) {              \
+    const uint64_t bench_n_ = (iters);                                         \
+    for (uint64_t bench_i_ = 0; bench_i_ < bench_n_; ++bench_i_) {             \
       (state) = (state)*BENCH_LCG_MUL + BENCH_LCG_ADD;                         \
       __asm__ volatile("" : "+r"(state));                                      \
     }                                                                          \

@@ -143,7 +143,10 @@ def build_case(tc: Toolchain, case, flavour: str, out_dir: Path,
     if case.needs_lib:
         lib_dir = out_dir.parent / "lib"
         lib_dir.mkdir(parents=True, exist_ok=True)
-        if not (lib_dir / "libbenchwork.so").exists():
+        lib = lib_dir / "libbenchwork.so"
+        sources = (CASES_DIR / "libwork.c", CASES_DIR.parent / "bench_common.h")
+        if not lib.exists() or any(
+                s.stat().st_mtime > lib.stat().st_mtime for s in sources):
             build_lib(tc, lib_dir)
         cmd += [f"-L{lib_dir}", "-lbenchwork", f"-Wl,-rpath,{lib_dir}"]
     run(cmd)

@@ -7,11 +7,17 @@
 #include <stdint.h>
 #include <time.h>
 
+/* The count goes into a local first: the asm barrier counts as a memory
+ * access, so a count read from a global would be reloaded every iteration,
+ * at a speed that depends on what other threads write next to it. */
 #define SPIN(n, x)                                                             \
-  for (uint64_t spin_i_ = 0; spin_i_ < (uint64_t)(n); spin_i_++) {             \
-    (x) = (x)*6364136223846793005ull + 1442695040888963407ull;                 \
-    __asm__ volatile("" : "+r"(x));                                            \
-  }
+  do {                                                                         \
+    const uint64_t spin_n_ = (uint64_t)(n);                                    \
+    for (uint64_t spin_i_ = 0; spin_i_ < spin_n_; spin_i_++) {                 \
+      (x) = (x)*6364136223846793005ull + 1442695040888963407ull;               \
+      __asm__ volatile("" : "+r"(x));                                          \
+    }                                                                          \
+  } while (0)
 
 static inline double now_s(void) {
   struct timespec ts;
