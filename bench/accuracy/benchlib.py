@@ -144,7 +144,7 @@ def build_case(tc: Toolchain, case, flavour: str, out_dir: Path,
         lib_dir = out_dir.parent / "lib"
         lib_dir.mkdir(parents=True, exist_ok=True)
         lib = lib_dir / "libbenchwork.so"
-        sources = (CASES_DIR / "libwork.c", CASES_DIR.parent / "bench_common.h")
+        sources = (CASES_DIR / "libwork.c", HERE / "bench_common.h")
         if not lib.exists() or any(
                 s.stat().st_mtime > lib.stat().st_mtime for s in sources):
             build_lib(tc, lib_dir)
