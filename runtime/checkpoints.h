@@ -44,6 +44,14 @@ static inline struct coz_thread *coz_checkpoint_enter(void) {
   return t;
 }
 
+/* True when thread t (NULL when not bound) can skip coz_checkpoint_enter:
+ * profiled, not inside the runtime, no sample pending, nothing owed. The
+ * checkpoints' on path tests this before anything else. */
+static inline bool coz_checkpoint_clear(const struct coz_thread *t) {
+  return t && !t->in_runtime && !t->pending &&
+         t->local_delay >= coz_delay_global();
+}
+
 /* After a blocking call returned because another thread acted: that thread
  * executed its delays before waking this one (coz_checkpoint_enter), so
  * this thread's owed delays up to `upto` are done. */
