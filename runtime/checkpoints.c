@@ -75,7 +75,8 @@ COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
  * Each path is a separate function so that none saves registers it does
  * not use: with all of it in one body the compiler pushed five before the
  * first test, which cost an uncontended lock loop 9% with profiling off,
- * and an on path through slow_NAME cost it ~6 ns per call (2.2x). */
+ * and an on path through slow_NAME made it 1.87x the plain build (1.60x
+ * with on_NAME; docs/results.md, cpu_mutex). */
 #define COZ_UNPAREN(...) __VA_ARGS__
 #define ACTIVE() atomic_load_explicit(&coz_active, memory_order_relaxed)
 
