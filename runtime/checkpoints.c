@@ -132,7 +132,7 @@ static void wait_end(uintptr_t ra) { (void)ra; }
       COZ_UNPAREN PARAMS) {                                                    \
     int r = real ARGS;                                                         \
     if (WOKEN)                                                                 \
-      coz_checkpoint_credit_to(t, coz_delay_global());                         \
+      coz_checkpoint_woken(t);                                                 \
     return r;                                                                  \
   }                                                                            \
   COZ_EXPORT int __coz_##NAME PARAMS {                                         \
