@@ -3,8 +3,9 @@
  * of `runtime time=` deltas), r = the line's sampling rate while it runs,
  * from its baseline experiments: sum S(S-1) / sum S*d for a line whose
  * experiments with samples average at least 8 (then an experiment with no
- * sample of it ran outside its phase and is left out everywhere), sum S /
- * sum d for a rarely sampled line (its zeros are kept). */
+ * sample of it ran outside its phase and is left out everywhere, and so is
+ * one whose count is implausibly low for its duration), sum S / sum d for a
+ * rarely sampled line (its zeros are kept). */
 #include "check.h"
 
 /* Line c.c:5, point p, delta 100 in every experiment, durations chosen so
@@ -112,6 +113,34 @@ int main(void) {
   if (row) {
     CHECK(row->n_obs == 5);
     CHECK_NEAR(row->phase_factor, 0.25, 1e-12);
+    CHECK_NEAR(y_at(row, 500), 0.05, 1e-9);
+  }
+  fixture_free(&f);
+
+  /* A straddler: an experiment at 50% with 30 samples where the line's rate
+   * (1e-7 per ns) expects 100 in its 1e9 ns ran mostly outside the phase
+   * and is left out (kept, it would make the 50% period (0.8e9 + 1e9) / 200
+   * = 9e6 and y_raw 0.1 instead of 0.2). One at 25% with 75 samples where
+   * 90 are expected is ordinary Poisson noise and stays: it has the 25%
+   * experiment's period, so y at 25% is unchanged. */
+  fixture_init(&f);
+  fixture_parse(&f, "straddle.coz",
+                EXPERIMENTS
+                "experiment\tselected=c.c:5\tspeedup=0.5\tduration=1000000000\t"
+                "selected-samples=30\tpid=1\n"
+                "throughput-point\tname=p\tdelta=100\n"
+                "experiment\tselected=c.c:5\tspeedup=0.25\tduration=900000000\t"
+                "selected-samples=75\tpid=1\n"
+                "throughput-point\tname=p\tdelta=100\n"
+                "samples\tlocation=c.c:5\tcount=250\n"
+                "runtime\ttime=10000000000\tpid=1\n");
+  fixture_analyse(&f);
+  row = find_row(&f, "c.c:5", "p");
+  CHECK(row != NULL);
+  if (row) {
+    CHECK(row->n_obs == 6);
+    CHECK_NEAR(row->phase_factor, 0.25, 1e-12);
+    CHECK_NEAR(y_at(row, 250), 0.025, 1e-9);
     CHECK_NEAR(y_at(row, 500), 0.05, 1e-9);
   }
   fixture_free(&f);
