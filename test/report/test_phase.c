@@ -32,6 +32,30 @@
   "selected-samples=1000\tpid=1\n"                                             \
   "throughput-point\tname=p\tdelta=100\n"
 
+/* EXPERIMENTS plus `extra`, with the first test's samples (250) and
+ * runtime (1e10 ns): the row must keep n_obs experiments, and the extra ones
+ * left out must change neither the measures nor r (factor 0.25, y .025 at
+ * 25% and .05 at 50%). */
+static void check_left_out(const char *name, const char *extra, size_t n_obs) {
+  char text[4096];
+  snprintf(text, sizeof text, "%s%s%s", EXPERIMENTS, extra,
+           "samples\tlocation=c.c:5\tcount=250\n"
+           "runtime\ttime=10000000000\tpid=1\n");
+  struct fixture f;
+  fixture_init(&f);
+  fixture_parse(&f, name, text);
+  fixture_analyse(&f);
+  const struct cr_row *row = find_row(&f, "c.c:5", "p");
+  CHECK(row != NULL);
+  if (row) {
+    CHECK(row->n_obs == n_obs);
+    CHECK_NEAR(row->phase_factor, 0.25, 1e-12);
+    CHECK_NEAR(y_at(row, 250), 0.025, 1e-9);
+    CHECK_NEAR(y_at(row, 500), 0.05, 1e-9);
+  }
+  fixture_free(&f);
+}
+
 int main(void) {
   /* s = 150 + 100 = 250 samples (two deltas), T = 4e9 + 6e9 = 1e10 ns.
    * t_A = 250 / 1e-7 = 2.5e9; t_A / T = 0.25.
@@ -96,26 +120,15 @@ int main(void) {
   /* Out of phase: the same experiments plus, at speedup 0 and 50%, two
    * with no sample of the line (it did not run; the program ran at another
    * rate then). Left out, they change neither the measures nor r. */
-  fixture_init(&f);
-  fixture_parse(&f, "inactive.coz",
-                EXPERIMENTS
-                "experiment\tselected=c.c:5\tspeedup=0\tduration=3000000000\t"
-                "selected-samples=0\tpid=1\n"
-                "throughput-point\tname=p\tdelta=100\n"
-                "experiment\tselected=c.c:5\tspeedup=0.5\tduration=3000000000\t"
-                "selected-samples=0\tpid=1\n"
-                "throughput-point\tname=p\tdelta=100\n"
-                "samples\tlocation=c.c:5\tcount=250\n"
-                "runtime\ttime=10000000000\tpid=1\n");
-  fixture_analyse(&f);
-  row = find_row(&f, "c.c:5", "p");
-  CHECK(row != NULL);
-  if (row) {
-    CHECK(row->n_obs == 5);
-    CHECK_NEAR(row->phase_factor, 0.25, 1e-12);
-    CHECK_NEAR(y_at(row, 500), 0.05, 1e-9);
-  }
-  fixture_free(&f);
+  check_left_out(
+      "inactive.coz",
+      "experiment\tselected=c.c:5\tspeedup=0\tduration=3000000000\t"
+      "selected-samples=0\tpid=1\n"
+      "throughput-point\tname=p\tdelta=100\n"
+      "experiment\tselected=c.c:5\tspeedup=0.5\tduration=3000000000\t"
+      "selected-samples=0\tpid=1\n"
+      "throughput-point\tname=p\tdelta=100\n",
+      5);
 
   /* A straddler: an experiment at 50% with 30 samples where the line's rate
    * (1e-7 per ns) expects 100 in its 1e9 ns ran mostly outside the phase
@@ -123,27 +136,15 @@ int main(void) {
    * = 9e6 and y_raw 0.1 instead of 0.2). One at 25% with 75 samples where
    * 90 are expected is ordinary Poisson noise and stays: it has the 25%
    * experiment's period, so y at 25% is unchanged. */
-  fixture_init(&f);
-  fixture_parse(&f, "straddle.coz",
-                EXPERIMENTS
-                "experiment\tselected=c.c:5\tspeedup=0.5\tduration=1000000000\t"
-                "selected-samples=30\tpid=1\n"
-                "throughput-point\tname=p\tdelta=100\n"
-                "experiment\tselected=c.c:5\tspeedup=0.25\tduration=900000000\t"
-                "selected-samples=75\tpid=1\n"
-                "throughput-point\tname=p\tdelta=100\n"
-                "samples\tlocation=c.c:5\tcount=250\n"
-                "runtime\ttime=10000000000\tpid=1\n");
-  fixture_analyse(&f);
-  row = find_row(&f, "c.c:5", "p");
-  CHECK(row != NULL);
-  if (row) {
-    CHECK(row->n_obs == 6);
-    CHECK_NEAR(row->phase_factor, 0.25, 1e-12);
-    CHECK_NEAR(y_at(row, 250), 0.025, 1e-9);
-    CHECK_NEAR(y_at(row, 500), 0.05, 1e-9);
-  }
-  fixture_free(&f);
+  check_left_out(
+      "straddle.coz",
+      "experiment\tselected=c.c:5\tspeedup=0.5\tduration=1000000000\t"
+      "selected-samples=30\tpid=1\n"
+      "throughput-point\tname=p\tdelta=100\n"
+      "experiment\tselected=c.c:5\tspeedup=0.25\tduration=900000000\t"
+      "selected-samples=75\tpid=1\n"
+      "throughput-point\tname=p\tdelta=100\n",
+      6);
 
   /* A rarely sampled line (experiments with samples average 2, below 8):
    * its zeros are chance, not a phase. They stay in the measures and r =
