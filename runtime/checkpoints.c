@@ -28,6 +28,12 @@ static void leave(struct coz_thread *t) {
     coz_process_now(t);
 }
 
+void coz_checkpoint_drain(struct coz_thread *t) {
+  int saved_errno = errno;
+  coz_process_now(t);
+  errno = saved_errno;
+}
+
 void coz_checkpoint_settle(struct coz_thread *t) {
   int saved_errno = errno;
   coz_process_now(t);
@@ -120,19 +126,26 @@ static void wait_end(uintptr_t ra) { (void)ra; }
     bool wall = WALL_ON();                                                     \
     if (wall)                                                                  \
       wait_begin(ra);                                                          \
+    if (t)                                                                     \
+      coz_checkpoint_block_begin(t);                                           \
     int r = COZ_REAL(NAME) ARGS;                                               \
+    if (t) {                                                                   \
+      if (WOKEN)                                                               \
+        coz_checkpoint_absorb(t, coz_delay_global());                          \
+      coz_checkpoint_block_end(t);                                             \
+    }                                                                          \
     if (wall)                                                                  \
       wait_end(ra);                                                            \
-    if (t && (WOKEN))                                                          \
-      coz_checkpoint_woken(t);                                                 \
     return r;                                                                  \
   }                                                                            \
   static __attribute__((noinline)) int on_##NAME(                              \
       struct coz_thread *t, __typeof__(coz_real.NAME) real,                    \
       COZ_UNPAREN PARAMS) {                                                    \
+    coz_checkpoint_block_begin(t);                                             \
     int r = real ARGS;                                                         \
     if (WOKEN)                                                                 \
-      coz_checkpoint_woken(t);                                                 \
+      coz_checkpoint_absorb(t, coz_delay_global());                            \
+    coz_checkpoint_block_end(t);                                               \
     return r;                                                                  \
   }                                                                            \
   COZ_EXPORT int __coz_##NAME PARAMS {                                         \

@@ -117,11 +117,12 @@ static void count_bytes(bool written, ssize_t n, uintptr_t ra) {
 #endif
 }
 
-/* Credit from the channel fd reads from (its writer's delay count). */
+/* Credit from the channel fd reads from (its writer's delay count); t's
+ * state is held (coz_checkpoint_block_begin). */
 static void credit_from(struct coz_thread *t, int fd) {
   uint64_t stamp;
   if (coz_fd_read_stamp(fd, &stamp))
-    coz_checkpoint_credit_to(t, stamp);
+    coz_checkpoint_absorb(t, stamp);
 }
 
 /* What a writer stamps: the delays it has executed. A thread ahead of G
@@ -137,11 +138,13 @@ static void after_read(struct coz_thread *t, bool wall, int fd, ssize_t n,
   int saved_errno = errno;
   if (wall)
     end_wait(ra);
-  if (n > 0) {
-    if (t)
+  if (t) {
+    if (n > 0)
       credit_from(t, fd);
-    count_bytes(false, n, ra);
+    coz_checkpoint_block_end(t);
   }
+  if (n > 0)
+    count_bytes(false, n, ra);
   errno = saved_errno;
 }
 
@@ -169,6 +172,8 @@ static void after_poll(struct coz_thread *t, bool wall,
   for (nfds_t i = 0; t && r > 0 && i < n; i++)
     if (fds[i].revents & (POLLIN | POLLRDNORM | POLLPRI))
       credit_from(t, fds[i].fd);
+  if (t)
+    coz_checkpoint_block_end(t);
   errno = saved_errno;
 }
 
@@ -180,6 +185,8 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
   for (int fd = 0; t && r > 0 && rd && fd < nfds && fd < FD_SETSIZE; fd++)
     if (FD_ISSET(fd, rd))
       credit_from(t, fd);
+  if (t)
+    coz_checkpoint_block_end(t);
   errno = saved_errno;
 }
 
@@ -191,6 +198,8 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
     struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
     if (!t && !wall && !bytes_on())                                            \
       return REAL(NAME) ARGS;                                                  \
+    if (t)                                                                     \
+      coz_checkpoint_block_begin(t);                                           \
     RET r = REAL(NAME) ARGS;                                                   \
     after_read(t, wall, fd, (ssize_t)r, CALLER_RA);                            \
     return r;                                                                  \
@@ -228,6 +237,8 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
     struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
     if (!t && !wall)                                                           \
       return REAL(NAME) ARGS;                                                  \
+    if (t)                                                                     \
+      coz_checkpoint_block_begin(t);                                           \
     RET r = REAL(NAME) ARGS;                                                   \
     AFTER;                                                                     \
     return r;                                                                  \

@@ -181,6 +181,11 @@ void coz_thread_end(void) {
   struct coz_thread *t = self;
   if (!t)
     return;
+  /* A thread cancelled inside a blocking checkpoint unwinds with its state
+   * held (coz_checkpoint_block_begin), and so does one that exits from a
+   * signal handler that interrupted the runtime: nothing that held it will
+   * resume. */
+  t->in_runtime = 0;
   /* Table 1: exiting may wake a joiner, so execute the owed delays first. */
   coz_checkpoint_exit_thread();
   t->in_runtime = 1; /* a late signal must not touch the slot any more */
