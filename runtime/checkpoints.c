@@ -22,12 +22,6 @@
 
 #include <errno.h>
 
-static void leave(struct coz_thread *t) {
-  t->in_runtime = 0;
-  if (t->pending) /* a sample signal came while we held the state */
-    coz_process_now(t);
-}
-
 void coz_checkpoint_drain(struct coz_thread *t) {
   int saved_errno = errno;
   coz_process_now(t);
@@ -37,22 +31,9 @@ void coz_checkpoint_drain(struct coz_thread *t) {
 void coz_checkpoint_settle(struct coz_thread *t) {
   int saved_errno = errno;
   coz_process_now(t);
-  t->in_runtime = 1;
+  coz_checkpoint_hold(t);
   coz_delays_catch_up(t);
-  leave(t);
-  errno = saved_errno;
-}
-
-/* Out of line: inlined, it made its callers save five registers. */
-__attribute__((noinline)) void coz_checkpoint_credit(struct coz_thread *t,
-                                                     uint64_t upto) {
-  if (t->in_runtime)
-    return;
-  int saved_errno = errno;
-  t->in_runtime = 1; /* a sample signal must not change local_delay now */
-  if (t->local_delay < upto)
-    t->local_delay = upto;
-  leave(t);
+  coz_checkpoint_release(t);
   errno = saved_errno;
 }
 
@@ -65,8 +46,12 @@ void coz_checkpoint_exit_thread(void) {
 /* --- coz.h hooks for custom primitives. --- */
 COZ_EXPORT void __coz_pre_block(void) { coz_checkpoint_enter(); }
 COZ_EXPORT void __coz_post_block(int woken_by_other) {
-  if (woken_by_other)
-    coz_checkpoint_woken(coz_checkpoint_enter());
+  struct coz_thread *t = coz_checkpoint_enter();
+  if (woken_by_other && t) {
+    coz_checkpoint_hold(t);
+    coz_checkpoint_absorb(t, coz_delay_global());
+    coz_checkpoint_release(t);
+  }
 }
 COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
 
@@ -127,12 +112,12 @@ static void wait_end(uintptr_t ra) { (void)ra; }
     if (wall)                                                                  \
       wait_begin(ra);                                                          \
     if (t)                                                                     \
-      coz_checkpoint_block_begin(t);                                           \
+      coz_checkpoint_hold(t);                                                  \
     int r = COZ_REAL(NAME) ARGS;                                               \
     if (t) {                                                                   \
       if (WOKEN)                                                               \
         coz_checkpoint_absorb(t, coz_delay_global());                          \
-      coz_checkpoint_block_end(t);                                             \
+      coz_checkpoint_release(t);                                               \
     }                                                                          \
     if (wall)                                                                  \
       wait_end(ra);                                                            \
@@ -141,11 +126,11 @@ static void wait_end(uintptr_t ra) { (void)ra; }
   static __attribute__((noinline)) int on_##NAME(                              \
       struct coz_thread *t, __typeof__(coz_real.NAME) real,                    \
       COZ_UNPAREN PARAMS) {                                                    \
-    coz_checkpoint_block_begin(t);                                             \
+    coz_checkpoint_hold(t);                                                    \
     int r = real ARGS;                                                         \
     if (WOKEN)                                                                 \
       coz_checkpoint_absorb(t, coz_delay_global());                            \
-    coz_checkpoint_block_end(t);                                               \
+    coz_checkpoint_release(t);                                                 \
     return r;                                                                  \
   }                                                                            \
   COZ_EXPORT int __coz_##NAME PARAMS {                                         \

@@ -22,9 +22,8 @@ void coz_checkpoint_exit_thread(void);
  * checkpoints (this table, the I/O calls). Both cost a few loads when the
  * thread owes nothing, so an uncontended lock stays cheap. */
 
-/* Slow paths (checkpoints.c); errno is preserved. */
+/* Slow path (checkpoints.c); errno is preserved. */
 void coz_checkpoint_settle(struct coz_thread *t);
-void coz_checkpoint_credit(struct coz_thread *t, uint64_t upto);
 
 /* Before a call that may wake another thread (Table 1) or block (Table 2):
  * execute every owed delay, so a thread it wakes has nothing left to wait
@@ -52,41 +51,30 @@ static inline bool coz_checkpoint_clear(const struct coz_thread *t) {
          t->local_delay >= coz_delay_global();
 }
 
-/* Around a blocking call of a thread t that coz_checkpoint_enter cleared:
- * block_begin holds t's state (in_runtime) until block_end, so that a sample
- * taken inside the call, or after it returned but before its wake-up is
- * credited, is only queued. Processed then, it would execute the delays t
- * owes, which are the very delays its waker executed: a thread woken after
- * a long wait paid the whole wait's delays again (test/runtime's wake_credit,
- * sampling every 100 us: 78-85 of 3000 wake-ups late by up to 4 ms).
- * block_end processes what was queued, after the credit. */
-static inline void coz_checkpoint_block_begin(struct coz_thread *t) {
+/* hold/release bracket runtime work on a thread's state that a sample must
+ * not interleave with (the handler then only queues the sample; release
+ * processes the queue). A blocking checkpoint holds it from before the real
+ * call until its wake-up is credited: a sample processed after the call
+ * returned but before the credit would execute the delays the thread owes,
+ * which are the very delays its waker executed (a thread woken after a long
+ * wait paid them all again; test/runtime's wake_credit, sampling every
+ * 100 us: 78-85 of 3000 wake-ups late by up to 4 ms). */
+static inline void coz_checkpoint_hold(struct coz_thread *t) {
   t->in_runtime = 1;
 }
-/* While held: t's owed delays up to `upto` are done (its waker's). */
+/* While held, after a blocking call returned because another thread acted:
+ * that thread executed its delays before waking this one
+ * (coz_checkpoint_enter), so this one's owed delays up to `upto` are done. */
 static inline void coz_checkpoint_absorb(struct coz_thread *t, uint64_t upto) {
   if (t->local_delay < upto)
     t->local_delay = upto;
 }
 void coz_checkpoint_drain(struct coz_thread *t); /* errno is preserved */
-static inline void coz_checkpoint_block_end(struct coz_thread *t) {
-  atomic_signal_fence(memory_order_seq_cst); /* the credit before release */
+static inline void coz_checkpoint_release(struct coz_thread *t) {
+  atomic_signal_fence(memory_order_seq_cst); /* the held work first */
   t->in_runtime = 0;
   if (t->pending)
     coz_checkpoint_drain(t);
-}
-
-/* After a blocking call returned because another thread acted: that thread
- * executed its delays before waking this one (coz_checkpoint_enter), so
- * this thread's owed delays up to `upto` are done. */
-static inline void coz_checkpoint_credit_to(struct coz_thread *t,
-                                            uint64_t upto) {
-  if (t && t->local_delay < upto)
-    coz_checkpoint_credit(t, upto);
-}
-static inline void coz_checkpoint_woken(struct coz_thread *t) {
-  if (t)
-    coz_checkpoint_credit_to(t, coz_delay_global());
 }
 
 #endif /* COZ_CHECKPOINTS_H */

@@ -118,7 +118,7 @@ static void count_bytes(bool written, ssize_t n, uintptr_t ra) {
 }
 
 /* Credit from the channel fd reads from (its writer's delay count); t's
- * state is held (coz_checkpoint_block_begin). */
+ * state is held (coz_checkpoint_hold). */
 static void credit_from(struct coz_thread *t, int fd) {
   uint64_t stamp;
   if (coz_fd_read_stamp(fd, &stamp))
@@ -141,7 +141,7 @@ static void after_read(struct coz_thread *t, bool wall, int fd, ssize_t n,
   if (t) {
     if (n > 0)
       credit_from(t, fd);
-    coz_checkpoint_block_end(t);
+    coz_checkpoint_release(t);
   }
   if (n > 0)
     count_bytes(false, n, ra);
@@ -173,7 +173,7 @@ static void after_poll(struct coz_thread *t, bool wall,
     if (fds[i].revents & (POLLIN | POLLRDNORM | POLLPRI))
       credit_from(t, fds[i].fd);
   if (t)
-    coz_checkpoint_block_end(t);
+    coz_checkpoint_release(t);
   errno = saved_errno;
 }
 
@@ -186,7 +186,7 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
     if (FD_ISSET(fd, rd))
       credit_from(t, fd);
   if (t)
-    coz_checkpoint_block_end(t);
+    coz_checkpoint_release(t);
   errno = saved_errno;
 }
 
@@ -199,7 +199,7 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
     if (!t && !wall && !bytes_on())                                            \
       return REAL(NAME) ARGS;                                                  \
     if (t)                                                                     \
-      coz_checkpoint_block_begin(t);                                           \
+      coz_checkpoint_hold(t);                                                  \
     RET r = REAL(NAME) ARGS;                                                   \
     after_read(t, wall, fd, (ssize_t)r, CALLER_RA);                            \
     return r;                                                                  \
@@ -238,7 +238,7 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
     if (!t && !wall)                                                           \
       return REAL(NAME) ARGS;                                                  \
     if (t)                                                                     \
-      coz_checkpoint_block_begin(t);                                           \
+      coz_checkpoint_hold(t);                                                  \
     RET r = REAL(NAME) ARGS;                                                   \
     AFTER;                                                                     \
     return r;                                                                  \

@@ -182,7 +182,7 @@ void coz_thread_end(void) {
   if (!t)
     return;
   /* A thread cancelled inside a blocking checkpoint unwinds with its state
-   * held (coz_checkpoint_block_begin), and so does one that exits from a
+   * held (coz_checkpoint_hold), and so does one that exits from a
    * signal handler that interrupted the runtime: nothing that held it will
    * resume. */
   t->in_runtime = 0;

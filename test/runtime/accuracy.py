@@ -235,7 +235,7 @@ def test_wake_credit():
     line sped up by 100% (it owes ~1.6 ms a round), the woken thread must
     not return from sem_wait more than 1 ms late but in a rare round.
     Sampling every 100 us makes a sample in that window likely: before the
-    fix (checkpoints.h, coz_checkpoint_block_begin), 78 to 85 of 3000
+    fix (checkpoints.h, coz_checkpoint_hold), 78 to 85 of 3000
     wake-ups were late, by up to 4.1 ms."""
     line = line_of("wake_credit.c", "LINE_A")
     out, exps, _ = run("rt_wake_credit", [3000],
