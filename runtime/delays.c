@@ -146,16 +146,12 @@ void coz_delays_catch_up(struct coz_thread *t) {
   }
 }
 
-void coz_delays_settle(struct coz_thread *t) {
-  uint64_t g = coz_delay_global();
-  if (t->local_delay > g)
+void coz_delays_publish(struct coz_thread *t) {
+  if (t->local_delay > coz_delay_global())
     raise_global(t->local_delay);
-  else if (t->local_delay < g)
-    coz_delays_catch_up(t);
 }
 
-void coz_delays_credit(struct coz_thread *t) {
-  uint64_t g = coz_delay_global();
-  if (t->local_delay < g)
-    t->local_delay = g;
+void coz_delays_settle(struct coz_thread *t) {
+  coz_delays_publish(t);
+  coz_delays_catch_up(t); /* returns at once unless G is ahead */
 }

@@ -23,11 +23,11 @@ static inline uint64_t coz_delay_global(void) {
 /* After a batch: raise G to the local count, or pause until the local count
  * reaches G (the "minimize delays" rule). Async-signal-safe. */
 void coz_delays_settle(struct coz_thread *t);
+/* The first half of settle: raise G to the local count, pay nothing (a
+ * thread inside a wait a wake-up may credit). Async-signal-safe. */
+void coz_delays_publish(struct coz_thread *t);
 /* Before an operation that may wake or block another thread: execute every
  * owed delay now. Async-signal-safe. */
 void coz_delays_catch_up(struct coz_thread *t);
-/* After a blocking operation returned because another thread acted: that
- * thread executed its delays before waking us, so ours are done. */
-void coz_delays_credit(struct coz_thread *t);
 
 #endif /* COZ_DELAYS_H */

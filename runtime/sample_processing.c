@@ -89,7 +89,10 @@ static void process(struct coz_thread *t) {
       t->queue_tail++;
       account(t, q.line, q.weight_ns);
     }
-    coz_delays_settle(t);
+    if (t->in_wait)
+      coz_delays_publish(t); /* owed delays wait for the wake-up's credit */
+    else
+      coz_delays_settle(t);
   } while (t->pending);
 }
 

@@ -27,6 +27,12 @@ struct coz_thread {
    * code processes the samples before it returns. */
   volatile sig_atomic_t in_runtime;
   volatile sig_atomic_t pending;
+  /* Set from coz.h's COZ_PRE_BLOCK to COZ_POST_BLOCK (or the thread's next
+   * settle): its samples then pay no owed delay, as a wake-up may credit
+   * them. The state cannot be held across the program's own wait, as the
+   * table's blocking checkpoints hold it, and the kernel delivers a sample
+   * that fired during a wait's wake-up as the wait returns. */
+  volatile sig_atomic_t in_wait;
   /* Samples attributed by the handler while in_runtime was set, for the
    * interrupted runtime code to process: written by the handler only
    * (queue_head), read by the thread's runtime code only (queue_tail). */
