@@ -119,6 +119,7 @@ static struct coz_thread *alloc_slot(void) {
         t->excess_ns = 0;
         t->in_runtime = 0;
         t->pending = 0;
+        t->in_wait = 0;
         t->queue_head = t->queue_tail = t->queue_dropped = 0;
         t->start_fn = NULL;
         t->thrd_fn = NULL;
