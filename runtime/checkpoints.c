@@ -77,7 +77,8 @@ COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
  * usual case) takes the on path: a wake-up call is tail-called too, a
  * blocking call goes through on_NAME, which keeps the thread's state in one
  * register across the call to credit a wake-up. Everything else (paying
- * delays, the wall-clock call path, resolving the pointer) is slow_NAME.
+ * delays, the wall-clock call path, resolving the pointer) is slow_NAME,
+ * which makes the call itself through on_NAME.
  * Each path is a separate function so that none saves registers it does
  * not use: with all of it in one body the compiler pushed five before the
  * first test, which cost an uncontended lock loop 9% with profiling off,
@@ -119,24 +120,6 @@ static void wait_end(uintptr_t ra) { (void)ra; }
  * returned because another thread acted. `ra` is the program's call site
  * (the wall-clock call path's leaf). */
 #define BLOCK(NAME, PARAMS, ARGS, WOKEN)                                       \
-  static __attribute__((noinline)) int slow_##NAME(uintptr_t ra,               \
-                                                   COZ_UNPAREN PARAMS) {       \
-    struct coz_thread *t = coz_checkpoint_enter();                             \
-    bool wall = WALL_ON();                                                     \
-    if (wall)                                                                  \
-      wait_begin(ra);                                                          \
-    if (t)                                                                     \
-      coz_checkpoint_hold(t);                                                  \
-    int r = COZ_REAL(NAME) ARGS;                                               \
-    if (t) {                                                                   \
-      if (WOKEN)                                                               \
-        coz_checkpoint_absorb(t, coz_delay_global());                          \
-      coz_checkpoint_release(t);                                               \
-    }                                                                          \
-    if (wall)                                                                  \
-      wait_end(ra);                                                            \
-    return r;                                                                  \
-  }                                                                            \
   static __attribute__((noinline)) int on_##NAME(                              \
       struct coz_thread *t, __typeof__(coz_real.NAME) real,                    \
       COZ_UNPAREN PARAMS) {                                                    \
@@ -145,6 +128,18 @@ static void wait_end(uintptr_t ra) { (void)ra; }
     if (WOKEN)                                                                 \
       coz_checkpoint_absorb(t, coz_delay_global());                            \
     coz_checkpoint_release(t);                                                 \
+    return r;                                                                  \
+  }                                                                            \
+  static __attribute__((noinline)) int slow_##NAME(uintptr_t ra,               \
+                                                   COZ_UNPAREN PARAMS) {       \
+    struct coz_thread *t = coz_checkpoint_enter();                             \
+    bool wall = WALL_ON();                                                     \
+    if (wall)                                                                  \
+      wait_begin(ra);                                                          \
+    int r = t ? on_##NAME(t, COZ_REAL(NAME), COZ_UNPAREN ARGS)                 \
+              : COZ_REAL(NAME) ARGS;                                           \
+    if (wall)                                                                  \
+      wait_end(ra);                                                            \
     return r;                                                                  \
   }                                                                            \
   COZ_EXPORT int __coz_##NAME PARAMS {                                         \

@@ -100,6 +100,16 @@ static inline struct coz_thread *begin_wait(bool wall, uintptr_t ra) {
   return t;
 }
 
+/* The same for a call whose return may credit a wake-up (READ, READY):
+ * the state is held from before the call to the credit, as for the
+ * blocking checkpoints (checkpoints.h, coz_checkpoint_hold). */
+static inline struct coz_thread *begin_credited_wait(bool wall, uintptr_t ra) {
+  struct coz_thread *t = begin_wait(wall, ra);
+  if (t)
+    coz_checkpoint_hold(t);
+  return t;
+}
+
 static void end_wait(uintptr_t ra) {
 #ifdef COZ_HAVE_CALLPATH
   coz_callpath_block_end(ra);
@@ -195,11 +205,9 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
 #define READ(RET, NAME, PARAMS, ARGS)                                          \
   IO_EXPORT RET NAME PARAMS {                                                  \
     bool wall = wall_on();                                                     \
-    struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
+    struct coz_thread *t = begin_credited_wait(wall, CALLER_RA);               \
     if (!t && !wall && !bytes_on())                                            \
       return REAL(NAME) ARGS;                                                  \
-    if (t)                                                                     \
-      coz_checkpoint_hold(t);                                                  \
     RET r = REAL(NAME) ARGS;                                                   \
     after_read(t, wall, fd, (ssize_t)r, CALLER_RA);                            \
     return r;                                                                  \
@@ -234,11 +242,9 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
 #define READY(RET, NAME, PARAMS, ARGS, AFTER)                                  \
   IO_EXPORT RET NAME PARAMS {                                                  \
     bool wall = wall_on();                                                     \
-    struct coz_thread *t = begin_wait(wall, CALLER_RA);                        \
+    struct coz_thread *t = begin_credited_wait(wall, CALLER_RA);               \
     if (!t && !wall)                                                           \
       return REAL(NAME) ARGS;                                                  \
-    if (t)                                                                     \
-      coz_checkpoint_hold(t);                                                  \
     RET r = REAL(NAME) ARGS;                                                   \
     AFTER;                                                                     \
     return r;                                                                  \
