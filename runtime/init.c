@@ -13,6 +13,7 @@
  * become pass-throughs. A program the child then execs profiles itself. */
 #include "config.h"
 #include "experiment.h"
+#include "linemap/loaded.h"
 #include "output.h"
 #include "real.h"
 #include "records.h"
@@ -73,6 +74,7 @@ void coz_init_env(char **envp) {
     return;
   }
   atomic_store(&init_pid, getpid());
+  coz_executable_path(); /* while the main thread is alive to resolve it */
   coz_record_startup();
   atomic_store(&coz_active, true);
   if (!coz_threads_init()) {

@@ -16,6 +16,7 @@
  * paths work with or without causal experiments. */
 #include "callpath.h"
 #include "cp_internal.h"
+#include "linemap/loaded.h"
 #include "real.h"
 #include "util.h"
 
@@ -375,6 +376,7 @@ static void cp_init(char **envp) {
     return;
   }
   cp_pid = getpid();
+  coz_executable_path(); /* for the symbols, even if main ends first */
   cp_ready = true;
 }
 

@@ -1,5 +1,6 @@
 /* cp_symbols.c: see cp_symbols.h. Runs once, at exit, with malloc. */
 #include "cp_symbols.h"
+#include "linemap/loaded.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -69,12 +70,10 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg) {
   (void)size;
   struct cp_symbols *s = arg;
   const char *name = info->dlpi_name;
-  char exe[4096];
-  if (!name || !*name) {
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    name = exe;
-  }
+  if (!name || !*name)
+    name = coz_executable_path();
+  if (!name)
+    name = "";
   size_t len = strlen(name) + 1;
   if (s->n == s->cap || s->paths_cap - s->paths_used < len) {
     s->overflow = true;

@@ -3,10 +3,23 @@
 
 #include <elf.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+const char *coz_executable_path(void) {
+  static char path[PATH_MAX];
+  static _Atomic int state; /* 0 not read, 1 reading, 2 read */
+  int expected = 0;
+  if (atomic_compare_exchange_strong(&state, &expected, 1)) {
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    path[n > 0 ? n : 0] = '\0';
+    atomic_store(&state, 2);
+  }
+  return atomic_load(&state) == 2 && path[0] ? path : NULL;
+}
 
 /* Looks for the pass's marker symbol name in the object's dynamic string
  * table, in memory (no file access). */
@@ -44,14 +57,8 @@ static int add_object(struct dl_phdr_info *info, size_t size, void *arg) {
   list->subs = info->dlpi_subs;
   bool is_main = list->calls++ == 0; /* the loader lists it first */
   const char *name = info->dlpi_name;
-  char exe[PATH_MAX];
-  if (is_main && (!name || !name[0])) {
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
-      return 0;
-    exe[n] = '\0';
-    name = exe;
-  }
+  if (is_main && (!name || !name[0]))
+    name = coz_executable_path();
   if (!name || name[0] == '\0')
     return 0;
   size_t len = strlen(name) + 1;

@@ -9,6 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The executable's path, read from /proc/self/exe the first time and kept:
+ * once the main thread has exited (main calling pthread_exit), the link
+ * no longer resolves, so the runtime calls this at start-up. NULL if it
+ * cannot be read. Thread-safe; call it outside signal handlers. */
+const char *coz_executable_path(void);
+
 struct coz_loaded {
   char *path;       /* file to read (the executable's from /proc/self/exe) */
   bool is_main;     /* the executable */
