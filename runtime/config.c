@@ -7,6 +7,7 @@
 #include <string.h>
 
 struct coz_config coz_config;
+struct coz_config_given coz_config_given;
 
 static bool bad(const char *var, const char *value, const char *accepted) {
   coz_log_error("%s=\"%s\" is not valid (accepted: %s); profiling is off, "
@@ -102,6 +103,7 @@ bool coz_config_load(char *const *envp) {
 #define COZ_FLAG(NAME, TYPE, DEFAULT, DESC)                                    \
   if (ok) {                                                                    \
     const char *v = lookup(envp, "COZ_" #NAME);                                \
+    coz_config_given.NAME = v != NULL;                                         \
     if (v && !parse_##TYPE("COZ_" #NAME, v, &coz_config.NAME))                 \
       ok = false;                                                              \
   }

@@ -28,6 +28,16 @@ struct coz_config {
 
 extern struct coz_config coz_config;
 
+/* Which flags the environment set (the rest hold their defaults): a
+ * problem with a setting the user chose is an error, with a default only
+ * a notice (util.h). */
+struct coz_config_given {
+#define COZ_FLAG(NAME, TYPE, DEFAULT, DESC) bool NAME;
+#include "flags.def"
+#undef COZ_FLAG
+};
+extern struct coz_config_given coz_config_given;
+
 /* Parses every COZ_* flag. Returns false after printing one line on stderr
  * for the first bad value; the caller then leaves profiling off. envp is
  * the environment (preinit functions receive it before environ is set). */

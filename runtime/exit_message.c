@@ -4,6 +4,7 @@
 #include "exit_message.h"
 #include "config.h"
 #include "output.h"
+#include "progress.h"
 #include "records.h"
 #include "util.h"
 
@@ -30,14 +31,31 @@ void coz_exit_message_count(const struct coz_line *line) {
 }
 
 void coz_exit_message_print(void) {
-  if (coz_config.QUIET)
+  if (!coz_notices_shown())
     return;
-  coz_log_error("%lu experiment%s on %zu line%s; profile appended to %s",
-                experiments, experiments == 1 ? "" : "s", n_lines,
-                n_lines == 1 ? "" : "s", coz_output_path());
+  if (coz_records_started() && experiments == 0) {
+    coz_log_notice("the run ended before its first experiment (COZ_EXPERIMENT"
+                   "=%llu ms); only its progress counts were appended to %s",
+                   (unsigned long long)coz_config.EXPERIMENT,
+                   coz_output_path());
+  } else if (coz_records_started()) {
+    coz_log_notice("%lu experiment%s on %zu line%s; profile appended to %s",
+                   experiments, experiments == 1 ? "" : "s", n_lines,
+                   n_lines == 1 ? "" : "s", coz_output_path());
+  } else if (coz_progress_refresh() == 0) {
+    coz_log_notice("no profile written: the program has no progress point; "
+                   "add COZ_PROGRESS (coz.h) where a unit of work completes, "
+                   "or build with --coz-progress=FILE:LINE");
+    return;
+  } else {
+    coz_log_notice("no profile written: the run ended before its first "
+                   "experiment (COZ_EXPERIMENT=%llu ms); run it longer",
+                   (unsigned long long)coz_config.EXPERIMENT);
+    return;
+  }
   if (!coz_records_any_progress())
-    coz_log_error("no progress point was reached, so the profile cannot "
-                  "show any effect: add COZ_PROGRESS (coz.h) where a unit "
-                  "of work completes, or build with "
-                  "--coz-progress=FILE:LINE, and run long enough");
+    coz_log_notice("no progress point was reached, so the profile cannot "
+                   "show any effect: add COZ_PROGRESS (coz.h) where a unit "
+                   "of work completes, or build with "
+                   "--coz-progress=FILE:LINE, and run long enough");
 }

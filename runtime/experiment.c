@@ -118,6 +118,7 @@ static bool build_scope(void) {
    * skip reading the others (libc's separate debug info is slow). */
   if (n_files > 0)
     coz_linemap_set_pass_object_filter(coz_progress_object_has_module, NULL);
+  coz_linemap_set_notice(coz_log_notice);
   coz_log_verbose(1, "scope: %zu instrumented files from %zu modules%s",
                   n_files, coz_progress_modules(),
                   n_files ? "" : " (default: the executable's files)");
@@ -127,9 +128,11 @@ static bool build_scope(void) {
   coz_log_verbose(1, "line map: %ld lines in scope, built in %.1f ms", lines,
                   (double)(coz_now_ns() - t0) / 1e6);
   if (lines == 0)
-    coz_log_error("no source line is in the profiling scope: build with "
-                  "-g, or set COZ_SOURCE_SCOPE / COZ_BINARY_SCOPE; no "
-                  "experiments will run");
+    (coz_config_given.SOURCE_SCOPE || coz_config_given.BINARY_SCOPE
+         ? coz_log_error
+         : coz_log_notice)("no source line is in the profiling scope: build "
+                           "with -g, or set COZ_SOURCE_SCOPE / "
+                           "COZ_BINARY_SCOPE; no experiments will run");
   return lines > 0;
 }
 
@@ -291,7 +294,6 @@ void coz_profiler_shutdown(void) {
   }
   if (atomic_load(&coz_profiler_started) && !atomic_load(&profiler_done))
     return; /* still busy: writing now could interleave with it */
-  coz_record_deltas();
   coz_record_final();
   struct coz_thread *self = coz_thread_self();
   if (self)

@@ -69,7 +69,8 @@ void coz_init_env(char **envp) {
     atomic_store(&init_state, INIT_DONE);
     return;
   }
-  if (!coz_output_open() || !coz_sampler_init() || !install_handler()) {
+  if (!coz_output_prepare(coz_config_given.OUTPUT) || !coz_sampler_init() ||
+      !install_handler()) {
     atomic_store(&init_state, INIT_DONE);
     return;
   }
@@ -79,7 +80,7 @@ void coz_init_env(char **envp) {
   atomic_store(&coz_active, true);
   if (!coz_threads_init()) {
     atomic_store(&coz_active, false);
-    coz_log_error("cannot set up thread state; profiling is off");
+    coz_log_notice("cannot set up thread state; profiling is off");
   } else {
     /* Registered first, so it runs last: after the program's handlers. */
     atexit(on_exit_handler);
@@ -109,7 +110,7 @@ void coz_start_profiler_thread(void) {
   coz_real_sigmask(SIG_SETMASK, &old, NULL);
   if (r != 0) {
     atomic_store(&coz_profiler_started, false);
-    coz_log_error("cannot start the profiler thread (%s); no experiments "
+    coz_log_notice("cannot start the profiler thread (%s); no experiments "
                   "will run",
                   strerror(r));
   }

@@ -7,32 +7,60 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static int out_fd = -1;
+/* The profile's absolute path: resolved at start-up, so that a program
+ * that changes directory still appends where it was started. */
+static char out_path[PATH_MAX];
 
-bool coz_output_open(void) {
+/* Whether path's file can be appended to, or created: without creating it
+ * (a process that runs no experiment leaves no file behind). */
+static bool writable(const char *path) {
+  if (access(path, F_OK) == 0)
+    return access(path, W_OK) == 0;
+  char dir[PATH_MAX];
+  size_t n = strlen(path);
+  while (n > 0 && path[n - 1] != '/')
+    n--;
+  if (n == 0)
+    return access(".", W_OK | X_OK) == 0;
+  memcpy(dir, path, n);
+  dir[n] = '\0';
+  return access(dir, W_OK | X_OK) == 0;
+}
+
+bool coz_output_prepare(bool explicit) {
   const char *path = coz_config.OUTPUT;
+  void (*say)(const char *, ...) = explicit ? coz_log_error : coz_log_notice;
   if (!*path) {
-    coz_log_error("COZ_OUTPUT is empty: set it to a writable file path; "
-                  "profiling is off, the program runs normally");
+    say("COZ_OUTPUT is empty: set it to a writable file path; profiling is "
+        "off, the program runs normally");
     return false;
   }
-  out_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (out_fd < 0) {
-    coz_log_error("cannot open the profile %s for appending (%s): set "
-                  "COZ_OUTPUT to a writable path; profiling is off, the "
-                  "program runs normally",
-                  path, strerror(errno));
+  size_t len = 0;
+  if (path[0] != '/') {
+    if (!getcwd(out_path, sizeof out_path - 1))
+      out_path[0] = '\0';
+    len = strlen(out_path);
+    if (len > 0 && out_path[len - 1] != '/')
+      out_path[len++] = '/';
+  }
+  if (len + strlen(path) >= sizeof out_path || !writable(path)) {
+    say("cannot create or append to the profile %s: set COZ_OUTPUT to a "
+        "writable path; profiling is off, the program runs normally",
+        path);
     return false;
   }
+  strcpy(out_path + len, path);
   return true;
 }
 
-const char *coz_output_path(void) { return coz_config.OUTPUT; }
+const char *coz_output_path(void) { return out_path; }
 
 static void append(struct coz_out *o, const char *s, size_t n) {
   if (o->failed)
@@ -52,6 +80,10 @@ static void append(struct coz_out *o, const char *s, size_t n) {
   memcpy(o->buf + o->len, s, n);
   o->len += n;
   o->buf[o->len] = '\0';
+}
+
+void coz_out_raw(struct coz_out *o, const char *s, size_t n) {
+  append(o, s, n);
 }
 
 /* Tabs and newlines would split a record: names never contain them in
@@ -121,18 +153,27 @@ void coz_out_end(struct coz_out *o) {
 }
 
 void coz_out_flush(struct coz_out *o) {
-  if (out_fd >= 0 && !o->failed && o->len > 0) {
-    ssize_t n;
-    do
-      n = syscall(SYS_write, out_fd, o->buf, o->len); /* not interposed */
-    while (n < 0 && errno == EINTR);
+  if (!o->failed && o->len > 0) {
+    /* Opened for each block, never held: a program that closes every
+     * descriptor it did not open (daemons do) cannot close the profile's,
+     * or reuse its number. Raw system calls: the runtime interposes open
+     * and write. */
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, out_path,
+                          O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    ssize_t n = -1;
+    if (fd >= 0) {
+      do
+        n = syscall(SYS_write, fd, o->buf, o->len);
+      while (n < 0 && errno == EINTR);
+      syscall(SYS_close, fd);
+    }
     /* A path that opens but does not take writes (/proc files, /dev/full,
      * a full disk): say so once, and keep the program running. */
     static atomic_flag said = ATOMIC_FLAG_INIT;
     if ((n < 0 || (size_t)n != o->len) && !atomic_flag_test_and_set(&said))
       coz_log_error("cannot write the profile %s (%s): set COZ_OUTPUT to a "
                     "writable file; the profile is incomplete",
-                    coz_config.OUTPUT, n < 0 ? strerror(errno) : "short write");
+                    out_path, n < 0 ? strerror(errno) : "short write");
   }
   o->len = 0;
   o->failed = false;

@@ -15,8 +15,11 @@ struct coz_out {
   void *json;  /* json_t object of the current line (COZ_FORMAT=json) */
 };
 
-/* Opens COZ_OUTPUT for appending. False after one line on stderr. */
-bool coz_output_open(void);
+/* Checks that COZ_OUTPUT can be created or appended to, without creating
+ * it, and keeps its absolute path. False after one line on stderr (an
+ * error when the user set COZ_OUTPUT, else a notice: util.h). */
+bool coz_output_prepare(bool explicit);
+/* The absolute path of the profile. */
 const char *coz_output_path(void);
 
 /* Starts a line of the given type ("experiment", "samples", ...). */
@@ -24,9 +27,12 @@ void coz_out_begin(struct coz_out *o, const char *type);
 void coz_out_str(struct coz_out *o, const char *key, const char *value);
 void coz_out_u64(struct coz_out *o, const char *key, uint64_t value);
 void coz_out_double(struct coz_out *o, const char *key, double value);
+/* Appends finished lines (another block's buffer) as they are. */
+void coz_out_raw(struct coz_out *o, const char *s, size_t n);
 /* Ends the line. */
 void coz_out_end(struct coz_out *o);
-/* Writes everything built so far in one write() and resets the buffer. */
+/* Appends everything built so far to the profile in one write() (creating
+ * the file) and resets the buffer. */
 void coz_out_flush(struct coz_out *o);
 void coz_out_free(struct coz_out *o);
 

@@ -11,23 +11,41 @@
 
 static uint64_t last_runtime_ns;
 static bool any_progress;
+/* The startup record waits here until the process has something to say:
+ * a process that ran no experiment with a progress point to measure it
+ * and reached no point (a build's helper programs) writes no profile. */
+static struct coz_out startup;
+static bool started;
 
 int coz_records_any_progress(void) { return any_progress; }
+int coz_records_started(void) { return started; }
 
 void coz_record_startup(void) {
-  struct coz_out o = {0};
   last_runtime_ns = coz_now_ns();
-  coz_out_begin(&o, "startup");
-  coz_out_u64(&o, "time", coz_unix_ns());
-  coz_out_u64(&o, "pid", (uint64_t)getpid());
-  coz_out_end(&o);
-  coz_out_flush(&o);
-  coz_out_free(&o);
+  coz_out_begin(&startup, "startup");
+  coz_out_u64(&startup, "time", coz_unix_ns());
+  coz_out_u64(&startup, "pid", (uint64_t)getpid());
+  coz_out_end(&startup);
+}
+
+/* Starts the profile's block o with the startup record, the first time. */
+static void begin_profile(struct coz_out *o) {
+  if (started)
+    return;
+  started = true;
+  if (startup.failed)
+    o->failed = true;
+  else if (startup.len)
+    coz_out_raw(o, startup.buf, startup.len);
+  coz_out_free(&startup);
 }
 
 uint64_t coz_record_experiment(const struct coz_experiment_result *r) {
   struct coz_out o = {0};
   uint64_t min_visits = UINT64_MAX;
+  if (r->n_points == 0)
+    return min_visits; /* nothing to measure its effect with */
+  begin_profile(&o);
   coz_out_begin(&o, "experiment");
   coz_out_str(&o, "selected", r->selected);
   coz_out_double(&o, "speedup", r->speedup_pct / 100.0);
@@ -91,6 +109,8 @@ static void add_line_delta(struct coz_line *line, void *arg) {
 }
 
 void coz_record_deltas(void) {
+  if (!started)
+    return; /* the deltas accumulate until the first write */
   struct coz_out o = {0};
   coz_linemap_foreach(add_line_delta, &o);
   uint64_t now = coz_now_ns();
@@ -110,6 +130,18 @@ void coz_record_final(void) {
     struct coz_point_reading r = coz_progress_read(i);
     if (r.visits || r.departures)
       any_progress = true;
+  }
+  /* Without an experiment, the totals of points that were reached are
+   * still worth a profile (a short run's counts); else nothing is. */
+  if (!started && !any_progress)
+    return;
+  if (!started) {
+    begin_profile(&o);
+    coz_out_flush(&o);
+  }
+  coz_record_deltas();
+  for (size_t i = 0; i < n; i++) {
+    struct coz_point_reading r = coz_progress_read(i);
     coz_out_begin(&o, "runtime");
     coz_out_str(&o, "point", coz_progress_name(i));
     bool latency = coz_progress_is_latency(i);

@@ -22,6 +22,8 @@ struct coz_experiment_result {
   uint64_t snapshots;
 };
 
+/* Builds the startup record; it is written with the first experiment
+ * record, and never if there is none. */
 void coz_record_startup(void);
 /* The experiment and its point lines, in one write(). Returns the smallest
  * visit count of the points that have ever been visited (UINT64_MAX if
@@ -29,9 +31,13 @@ void coz_record_startup(void);
 uint64_t coz_record_experiment(const struct coz_experiment_result *r);
 /* `samples` deltas of every line and the `runtime time=` delta. */
 void coz_record_deltas(void);
-/* Whole-run totals of every point, and the shutdown record. */
+/* At exit: the last `samples` deltas, whole-run totals of every point and
+ * the shutdown record; if no experiment was written, only when a point
+ * was reached. */
 void coz_record_final(void);
 /* Whether any progress point was ever visited (exit message). */
 int coz_records_any_progress(void);
+/* Whether the profile has been written to (exit message). */
+int coz_records_started(void);
 
 #endif /* COZ_RECORDS_H */

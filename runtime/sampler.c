@@ -26,8 +26,9 @@ bool coz_sampler_init(void) {
       chosen = KIND_PERF;
     } else {
       chosen = KIND_TIMER;
-      coz_log_error("perf_event_open is not available; sampling with CPU-time "
-                    "timers instead (COZ_SAMPLER=timer hides this line)");
+      coz_log_notice("perf_event_open is not available; sampling with "
+                     "CPU-time timers instead (COZ_SAMPLER=timer hides this "
+                     "line)");
     }
   }
   return true;

@@ -25,6 +25,19 @@ void coz_log_error(const char *fmt, ...) {
   va_end(ap);
 }
 
+bool coz_notices_shown(void) {
+  return !coz_config.QUIET && (coz_config.VERBOSE >= 1 || isatty(2));
+}
+
+void coz_log_notice(const char *fmt, ...) {
+  if (!coz_notices_shown())
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vlog(fmt, ap);
+  va_end(ap);
+}
+
 void coz_log_verbose(unsigned level, const char *fmt, ...) {
   if (coz_config.VERBOSE < level)
     return;

@@ -3,6 +3,7 @@
 #ifndef COZ_UTIL_H
 #define COZ_UTIL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -35,8 +36,17 @@ static inline uint64_t coz_cpu_clock_ns(clockid_t clock) {
 /* Kernel thread id. Async-signal-safe. */
 static inline pid_t coz_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 
-/* One line "coz: ..." on stderr (not from signal handlers). */
+/* Two kinds of line "coz: ..." on stderr (not from signal handlers).
+ * An error says that something the user set (a COZ_* variable) cannot be
+ * done: always printed, since the user asked. A notice is for a person
+ * watching (the exit summary, a fallback, advice): printed only when
+ * stderr is a terminal or COZ_VERBOSE >= 1, never with COZ_QUIET, so that
+ * a program built with coz-cc is silent wherever another program reads
+ * its stderr (a build's helper run from Tcl's exec, a test that diffs it). */
 void coz_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void coz_log_notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Whether coz_log_notice prints. */
+bool coz_notices_shown(void);
 /* Like coz_log_error, only when COZ_VERBOSE >= level. */
 void coz_log_verbose(unsigned level, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 
 #define COZ_MAX_OBJMAPS 1024
+#define COZ_STR_(x) #x
+#define COZ_STR(x) COZ_STR_(x)
 
 static _Atomic(struct coz_objmap *) g_maps[COZ_MAX_OBJMAPS];
 static atomic_size_t g_n_maps;
@@ -38,7 +40,20 @@ static struct {
   void *holds_pass_code_arg;
   char runtime_dir[PATH_MAX]; /* our own sources: never in scope */
   size_t runtime_dir_len;
+  void (*notice)(const char *fmt, ...);
 } g_cfg;
+
+void coz_linemap_set_notice(void (*fn)(const char *fmt, ...)) {
+  g_cfg.notice = fn;
+}
+
+/* One line for a person; on stderr unless the runtime routes it. */
+static void notice(const char *msg) {
+  if (g_cfg.notice)
+    g_cfg.notice("%s", msg);
+  else
+    fprintf(stderr, "coz: %s\n", msg);
+}
 
 /* Objects already handled (profiler thread only). */
 /* Objects already read, present or departed (profiler thread only). A
@@ -254,10 +269,8 @@ static void publish(struct coz_objmap *m) {
   if (n == COZ_MAX_OBJMAPS) {
     static bool warned;
     if (!warned)
-      fprintf(stderr,
-              "coz: more than %d objects with lines in scope; "
-              "narrow COZ_BINARY_SCOPE\n",
-              COZ_MAX_OBJMAPS);
+      notice("more than " COZ_STR(COZ_MAX_OBJMAPS) " objects with lines in "
+             "scope; narrow COZ_BINARY_SCOPE");
     warned = true;
     return;
   }
@@ -410,15 +423,14 @@ long coz_linemap_build(const struct coz_scope_config *cfg) {
     goto oom;
   long lines = (long)coz_intern_line_count();
   if (main_res.considered && !main_res.user_code) {
-    fprintf(stderr, "coz: the executable has no debug line information; "
-                    "compile it with -g to profile it\n");
+    notice("the executable has no debug line information; compile it with "
+           "-g to profile it");
     if (lines == 0)
       return -1;
   }
   return lines;
 oom:
-  fprintf(stderr, "coz: out of memory while reading line tables; "
-                  "profiling is off\n");
+  notice("out of memory while reading line tables; profiling is off");
   return -1;
 }
 
@@ -434,8 +446,8 @@ void coz_linemap_refresh(void) {
   g_stale = false;
   struct read_result main_res;
   if (scan_objects(&main_res))
-    fprintf(stderr, "coz: out of memory while reading line tables of new "
-                    "objects; their lines are not profiled\n");
+    notice("out of memory while reading line tables of new objects; their "
+           "lines are not profiled");
 }
 
 void coz_linemap_add_default_files(const char *const *files, size_t n) {
@@ -449,8 +461,8 @@ void coz_linemap_add_default_files(const char *const *files, size_t n) {
     if (!g_cfg.built)
       g_cfg.n_default_files++; /* counts for the build's scope mode */
     if (!coz_intern_default_file(buf, len, file_in_scope, &was_other)) {
-      fprintf(stderr, "coz: out of memory while adding source files to the "
-                      "scope; their lines are not profiled\n");
+      notice("out of memory while adding source files to the scope; their "
+             "lines are not profiled");
       return;
     }
     /* A file seen before may have code in objects already read. */

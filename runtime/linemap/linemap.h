@@ -55,8 +55,13 @@ void coz_linemap_set_pass_object_filter(bool (*fn)(uintptr_t lo, uintptr_t hi,
                                                    void *arg),
                                         void *arg);
 
+/* Optional: where the line map's lines for a person go (printf-style, one
+ * line without "coz: " or newline); stderr without it. Before the build,
+ * profiler thread only. */
+void coz_linemap_set_notice(void (*fn)(const char *fmt, ...));
+
 /* Builds the map for every object loaded now (dl_iterate_phdr). Returns the
- * number of in-scope lines, or -1 after printing one line on stderr. */
+ * number of in-scope lines, or -1 after one notice line. */
 long coz_linemap_build(const struct coz_scope_config *cfg);
 
 /* Adds objects loaded since the last build or refresh (dlopen). */

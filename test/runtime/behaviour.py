@@ -87,24 +87,67 @@ def test_bad_config():
 
 
 def test_exit_message():
-    """The exit message counts experiments and says plainly when no
-    progress point was reached; COZ_QUIET silences it."""
+    """The exit message is for a person: shown on a terminal (or with
+    COZ_VERBOSE=1), never when another program reads stderr (a build's
+    Tcl exec, a test diffing it). It counts experiments and says plainly
+    when no progress point was reached; COZ_QUIET silences it."""
     d = tempfile.mkdtemp()
     out = os.path.join(d, "p.coz")
-    p = run_plain(["noprogress"], {"COZ_OUTPUT": out, "COZ_EXPERIMENT": "50"})
+    env = {"COZ_OUTPUT": out, "COZ_EXPERIMENT": "50"}
+    ok = True
+    for args in (["noprogress"], ["spin", "300"]):
+        p = run_plain(args, env)
+        print("%s, stderr a pipe: %r" % (args[0], p.stderr))
+        ok &= p.stderr == "" and p.returncode == 0
+    # Built without the pass, rt_misc's point exists once it is reached.
+    none = os.path.join(d, "none.coz")
+    p = run_plain(["noprogress"], dict(env, COZ_OUTPUT=none), tty=True)
     lines = p.stderr.strip().splitlines()
-    print("noprogress stderr: %r" % p.stderr)
-    ok = (len(lines) == 2 and "experiment" in lines[0] and out in lines[0]
-          and "no progress point" in lines[1] and "COZ_PROGRESS" in lines[1])
-    p = run_plain(["spin", "300"], {"COZ_OUTPUT": out, "COZ_EXPERIMENT": "50"})
-    lines = p.stderr.strip().splitlines()
-    print("spin stderr: %r" % p.stderr)
-    m = re.match(r"coz: (\d+) experiments? on (\d+) lines?", lines[0]) \
-        if lines else None
-    ok &= len(lines) == 1 and m is not None and int(m.group(1)) >= 1
-    p = run_plain(["spin", "100"], {"COZ_OUTPUT": out, "COZ_QUIET": "1"})
+    print("noprogress, stderr a terminal: %r" % p.stderr)
+    ok &= (len(lines) == 1 and "no progress point" in lines[0]
+           and "COZ_PROGRESS" in lines[0] and not os.path.exists(none))
+    for extra, tty in (({}, True), ({"COZ_VERBOSE": "1"}, False)):
+        p = run_plain(["spin", "300"], dict(env, **extra), tty=tty)
+        lines = [x for x in p.stderr.strip().splitlines()
+                 if re.match(r"coz: \d+ experiments? on", x)]
+        print("spin, %s: %r" % ("terminal" if tty else "COZ_VERBOSE=1",
+                                p.stderr))
+        m = re.match(r"coz: (\d+) experiments? on (\d+) lines?", lines[0]) \
+            if lines else None
+        ok &= len(lines) == 1 and m is not None and int(m.group(1)) >= 1
+    p = run_plain(["spin", "100"], {"COZ_OUTPUT": out, "COZ_QUIET": "1"},
+                  tty=True)
+    print("COZ_QUIET=1, terminal: %r" % p.stderr)
     ok &= p.stderr == ""
     print("exit message: %s" % ("ok" if ok else "FAILED"))
+    return ok
+
+
+def test_no_profile_without_work():
+    """A process that ran no experiment, or has no progress point to
+    measure one with, leaves no profile behind (a build's helper programs
+    must not litter the build tree), and says why only on a terminal."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    ok = True
+    for args in (["spin", "0"], ["noprogress"]):
+        p = run_plain(args, {"COZ_OUTPUT": out})
+        t = run_plain(args, {"COZ_OUTPUT": out}, tty=True)
+        written = os.path.exists(out)
+        print("%r: exit %d, stderr %r, on a terminal %r, profile %s" % (
+            args, p.returncode, p.stderr, t.stderr,
+            "WRITTEN" if written else "none"))
+        ok &= p.returncode == 0 and p.stderr == "" and not written
+        ok &= "no profile written" in t.stderr
+    # A relative COZ_OUTPUT is resolved where the program started.
+    p = run_plain(["chdir_spin", d + "/sub", "300"], {"COZ_OUTPUT": "rel.coz"})
+    here = os.path.exists("rel.coz")
+    print("relative path after chdir: %s" % ("in the start directory" if here
+                                             else "MISSING"))
+    ok &= here and not os.path.exists(os.path.join(d, "sub", "rel.coz"))
+    if here:
+        os.unlink("rel.coz")
+    print("no profile without work: %s" % ("ok" if ok else "FAILED"))
     return ok
 
 

@@ -7,6 +7,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "pylib"))
+from terminal import run_on_terminal  # noqa: E402
+
 ARGS = None
 TYPES = {"startup", "shutdown", "samples", "runtime", "experiment",
          "throughput-point", "latency-point"}
@@ -223,10 +227,15 @@ def actual_speedup(prog, args, runs):
     return statistics.median(vals), vals
 
 
-def run_plain(args, env, timeout=60):
+def run_plain(args, env, timeout=60, tty=False):
+    """rt_misc ARGS with only the COZ_* variables of env. tty=True gives it
+    a terminal for stderr (a pty), as a person running it has; the result's
+    stderr is what the terminal showed."""
     e = {k: v for k, v in os.environ.items() if not k.startswith("COZ_")}
     e.update(env)
-    return subprocess.run([os.path.join(ARGS.bindir, "rt_misc")] + args,
-                          env=e, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, timeout=timeout,
-                          preexec_fn=favour)
+    cmd = [os.path.join(ARGS.bindir, "rt_misc")] + args
+    if not tty:
+        return subprocess.run(cmd, env=e, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True,
+                              timeout=timeout, preexec_fn=favour)
+    return run_on_terminal(cmd, e, timeout, preexec_fn=favour)

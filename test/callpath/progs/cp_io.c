@@ -2,6 +2,7 @@
  * 3 MiB through path_b, in 4 KiB calls, for read (from /dev/zero) and for
  * write (to /dev/null). The phases alternate A B A B so that any drift of
  * the clock between phases shows up in both paths. */
+#include <coz.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -31,6 +32,7 @@ int main(void) {
   for (int r = 0; r < ROUNDS; r++) {
     path_a(in, out, MIB / ROUNDS);
     path_b(in, out, 3 * MIB / ROUNDS);
+    COZ_PROGRESS; /* so that the causal profile beside is written */
   }
   return 0;
 }

@@ -3,6 +3,7 @@
  *   misc pthread_exit      main calls pthread_exit while a worker runs
  *   misc fork              forks a child that works and exits
  *   misc spin MS           spins for MS ms reaching a progress point
+ *   misc chdir_spin DIR MS makes DIR, changes into it, then spins
  *   misc ctor              joins a thread a constructor started */
 #include "spin.h"
 #include <coz.h>
@@ -10,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,6 +59,13 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "noprogress") == 0) {
     uint64_t x = 1;
     SPIN(300000000, x); /* LINE_NOPROGRESS */
+    printf("x=%d\n", (int)(x & 1));
+    return 0;
+  }
+  if (strcmp(mode, "chdir_spin") == 0 && argc > 3) {
+    if ((mkdir(argv[2], 0755) != 0 && errno != EEXIST) || chdir(argv[2]) != 0)
+      return 2;
+    uint64_t x = spin_for(atoi(argv[3]) / 1000.0, 3);
     printf("x=%d\n", (int)(x & 1));
     return 0;
   }
