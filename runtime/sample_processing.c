@@ -7,8 +7,9 @@
  * sampled pc if it is in scope, else the first in-scope return address
  * that CFI unwinding of the live stack reaches (code without frame
  * pointers, such as most libraries, hides its caller from a frame-pointer
- * chain), else, where CFI cannot go on, the first in-scope entry of the
- * frame-pointer chain. Then the sample is processed: counted on its line;
+ * chain), else, where CFI cannot go on, the first in-scope return address
+ * of the frame-pointer chain. The stack is read through a view that
+ * cannot fault (unwind/stack.h): rbp may hold anything. Then the sample is processed: counted on its line;
  * while the profiler waits for a line, the first attributed line becomes
  * the candidate; during an experiment a sample in the selected line adds
  * the delay size to this thread's local count; and delays.c applies the
@@ -27,33 +28,38 @@
 /* Out-of-scope frames unwound with CFI per sample before giving up on it
  * (a library's own call depth, not the program's). */
 #define CFI_STEPS 16
+/* Frame-pointer steps after that. */
+#define FP_STEPS 32
 
-static struct coz_line *attribute(const struct coz_sample *s) {
-  if (s->n == 0)
-    return NULL;
+/* The line of a frame: return addresses point after the call, and the
+ * call's line is at -1 (the code a signal frame interrupted is at pc). */
+static struct coz_line *caller_line(const struct coz_unwind_regs *r) {
+  return coz_linemap_lookup((uintptr_t)r->pc - r->pc_is_return_address);
+}
+
+static struct coz_line *attribute(struct coz_sample *s) {
   /* The fast path: most samples of a profile are in scope. */
-  struct coz_line *line = coz_linemap_lookup((uintptr_t)s->ips[0]);
+  struct coz_line *line = coz_linemap_lookup((uintptr_t)s->regs.pc);
   if (line)
     return line;
-  if (s->has_regs) {
-    struct coz_unwind_regs regs = s->regs;
-    for (int i = 0; i < CFI_STEPS; i++) {
-      enum coz_unwind_result r = coz_unwind_step(&regs, &s->stack);
-      if (r == COZ_UNWIND_OUTERMOST)
-        return NULL; /* the whole chain was out of scope */
-      if (r != COZ_UNWIND_STEPPED)
-        break;
-      /* Return addresses point after the call; the call's line is at -1. */
-      line = coz_linemap_lookup((uintptr_t)regs.pc - 1);
-      if (line)
-        return line;
-    }
-  }
-  for (size_t i = 1; i < s->n; i++) {
-    line = coz_linemap_lookup((uintptr_t)s->ips[i] - 1);
-    if (line)
+  struct coz_unwind_regs regs = s->regs;
+  for (int i = 0; i < CFI_STEPS; i++) {
+    enum coz_unwind_result r = coz_unwind_step(&regs, &s->stack);
+    if (r == COZ_UNWIND_OUTERMOST)
+      return NULL; /* the whole chain was out of scope */
+    if (r != COZ_UNWIND_STEPPED)
+      break;
+    if ((line = caller_line(&regs)))
       return line;
   }
+  /* Where CFI cannot go on (no CFI: JIT code; a rule it does not follow),
+   * frame pointers may: from there when CFI kept track of rbp, else from
+   * the sampled registers. */
+  if (!regs.bp_known)
+    regs = s->regs;
+  for (int i = 0; i < FP_STEPS && coz_unwind_fp_step(&regs, &s->stack); i++)
+    if ((line = caller_line(&regs)))
+      return line;
   return NULL;
 }
 
@@ -124,9 +130,8 @@ void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext) {
     }
     return;
   }
-  uint64_t ips[COZ_MAX_FRAMES];
   struct coz_sample sample;
-  coz_sampler_take(&t->sampler, ucontext, &sample, ips);
+  coz_sampler_take(&t->sampler, ucontext, &sample);
   t->samples++;
   struct coz_line *line = attribute(&sample);
   if (line)

@@ -120,8 +120,8 @@ static uint64_t perf_weight(struct coz_sampler_thread *s, uint64_t cpu) {
 }
 
 void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
-                      struct coz_sample *out, uint64_t *ips) {
-  coz_sample_from_context(s, ucontext, out, ips);
+                      struct coz_sample *out) {
+  coz_sample_from_context(s, ucontext, out);
   s->signals++;
   if (s->kind == KIND_PERF) {
     uint64_t cpu = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);

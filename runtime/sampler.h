@@ -30,7 +30,6 @@
 /* SIGPROF, as Coz: a non-queued signal cannot overflow the real-time signal
  * queue. */
 #define COZ_SAMPLE_SIGNAL SIGPROF
-#define COZ_MAX_FRAMES 32 /* frame-pointer chain entries kept per sample */
 
 /* Per-thread sampler state, embedded in struct coz_thread. */
 struct coz_sampler_thread {
@@ -45,26 +44,19 @@ struct coz_sampler_thread {
   int fd;                    /* perf */
   uint32_t first_weight;     /* perf: periods the next sample stands for */
   timer_t timer;             /* timer */
-  /* The thread's stack, [stack_lo, stack_hi), for unwinding the live stack
-   * in the handler; both 0 when unknown (threads adopted at start-up are
-   * set up from another thread). */
+  /* The thread's stack, [stack_lo, stack_hi): samples on it read it
+   * directly; both 0 when unknown (threads adopted at start-up are set up
+   * from another thread), and their samples read through checked views. */
   uintptr_t stack_lo, stack_hi;
 };
 
 /* One sample, read from a signal's context. */
 struct coz_sample {
-  /* A frame-pointer chain: ips[0] is the sampled pc, later entries return
-   * addresses. */
-  const uint64_t *ips;
-  size_t n;
   /* The thread CPU time the sample stands for: the mean CPU time between
    * two samples of a thread, sampling's own cost included (sampler.c). */
   uint64_t weight_ns;
-  /* The interrupted registers and a view of the live stack from regs.sp
-   * to the top of the thread's stack, for CFI unwinding in the handler;
-   * has_regs is false on targets the stepper does not know, and the view
-   * is empty when the stack's range is unknown or sp lies outside it. */
-  bool has_regs;
+  /* The interrupted registers (regs.pc the sampled pc), and a view of the
+   * live stack above regs.sp that unwinding in the handler reads. */
   struct coz_unwind_regs regs;
   struct coz_stack_view stack;
 };
@@ -88,11 +80,10 @@ void coz_sampler_forget(struct coz_sampler_thread *s);
 bool coz_sampler_owns(const struct coz_sampler_thread *s,
                       const siginfo_t *info);
 /* In the handler of a signal the sampler owns: reads the sample out of the
- * signal's context into *out (its frame-pointer chain into ips, which has
- * COZ_MAX_FRAMES entries) and starts the next, jittered, period.
+ * signal's context into *out and starts the next, jittered, period.
  * Async-signal-safe. */
 void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
-                      struct coz_sample *out, uint64_t *ips);
+                      struct coz_sample *out);
 
 /* Around a pause (delays.c): the time a thread pauses for a delay is no
  * time of the program's. A pause spins for the end of its sleep, and all of
@@ -121,8 +112,7 @@ uint64_t coz_sampler_next_period(struct coz_sampler_thread *s);
  * context. */
 void coz_sampler_own_stack(struct coz_sampler_thread *s);
 void coz_sample_from_context(const struct coz_sampler_thread *s,
-                             const void *ucontext, struct coz_sample *out,
-                             uint64_t *ips);
+                             const void *ucontext, struct coz_sample *out);
 
 /* Per-implementation entry points used by sampler.c's dispatch. */
 bool coz_perf_available(void);

@@ -18,6 +18,7 @@
 #include "cp_internal.h"
 #include "linemap/loaded.h"
 #include "real.h"
+#include "unwind/unwind.h"
 #include "util.h"
 
 #include <errno.h>
@@ -30,10 +31,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <time.h>
-#include <ucontext.h>
 #include <unistd.h>
-
-#define CP_TLS __thread __attribute__((tls_model("initial-exec")))
 
 struct cp_thread {
   bool armed;
@@ -98,25 +96,13 @@ static void rearm_counter(struct cp_thread *t, enum cp_resource r) {
   ioctl(t->fd[r], PERF_EVENT_IOC_REFRESH, 1);
 }
 
-static uintptr_t interrupted_pc(void *ucv) {
-  ucontext_t *uc = ucv;
-#if defined(__x86_64__)
-  return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-  return (uintptr_t)uc->uc_mcontext.pc;
-#else
-  (void)uc;
-  return 0;
-#endif
-}
-
 /* The CPU clock runs for `cpu` and for `wall` (whose running time it
  * samples, cp_wall.c); the stack is taken only when one of them needs it. */
-static void on_cpu_sample(struct cp_stack *st, uint64_t w, uintptr_t pc) {
+static void on_cpu_sample(struct cp_stack *st, uint64_t w, void *ucv) {
   bool cpu = cp_config.enabled[CP_CPU];
   if (!cpu && !cp_wall_wants_stack())
     return;
-  cp_capture_signal(st, pc);
+  cp_capture_signal(st, ucv);
   if (cpu)
     cp_record(CP_CPU, st, w);
   cp_wall_on_cpu_sample(st);
@@ -135,7 +121,7 @@ static void on_signal(int sig, siginfo_t *si, void *ucv) {
     uint64_t now = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
     uint64_t w = now - t->last[CP_CPU];
     t->last[CP_CPU] = now;
-    on_cpu_sample(&st, w, interrupted_pc(ucv));
+    on_cpu_sample(&st, w, ucv);
     arm_cpu_timer(t);
     goto out;
   }
@@ -146,9 +132,9 @@ static void on_signal(int sig, siginfo_t *si, void *ucv) {
     uint64_t w = now - t->last[r];
     t->last[r] = now;
     if (r == CP_CPU) {
-      on_cpu_sample(&st, w, interrupted_pc(ucv));
+      on_cpu_sample(&st, w, ucv);
     } else {
-      cp_capture_signal(&st, interrupted_pc(ucv));
+      cp_capture_signal(&st, ucv);
       cp_record((enum cp_resource)r, &st, w);
     }
     rearm_counter(t, (enum cp_resource)r);
@@ -224,6 +210,7 @@ void coz_callpath_thread_start(void) {
   for (int r = 0; r < CP_NRES; r++)
     t->fd[r] = -1;
   t->armed = true;
+  cp_stack_thread_start();
   atomic_fetch_add(&cp_live_threads, 1);
   /* CPU time: perf's task clock (an hrtimer, so samples come at the
    * period, not only at scheduler ticks), else a POSIX CPU-time timer. */
@@ -395,6 +382,7 @@ __attribute__((constructor(101))) static void cp_start(void) {
    * (cp_wall.c), so the clock's period bounds that error. */
   if (!cp_config.enabled[CP_CPU])
     cp_config.period[CP_CPU] = cp_config.period[CP_WALL] / 4 + 1;
+  coz_unwind_refresh(); /* the stepper's table, before the first sample */
   atomic_store(&cp_active, true);
   atomic_store(&coz_callpath_bytes,
                cp_config.enabled[CP_READ] || cp_config.enabled[CP_WRITE]);

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Per-thread state read from signal handlers: initial-exec TLS, whose
+ * access never allocates or calls into the loader. */
+#define CP_TLS __thread __attribute__((tls_model("initial-exec")))
+
 enum cp_resource {
   CP_CPU,
   CP_WALL,
@@ -54,8 +58,12 @@ struct cp_stack {
   unsigned depth;
   bool truncated;
 };
-/* From a signal handler: the frames of the interrupted code. */
-void cp_capture_signal(struct cp_stack *st, uintptr_t interrupted_pc);
+/* In a thread that starts: notes its own stack, which captures then read
+ * directly (others are read through checked views: unwind/stack.h). */
+void cp_stack_thread_start(void);
+/* From a signal handler: the frames of the interrupted code.
+ * Async-signal-safe. */
+void cp_capture_signal(struct cp_stack *st, const void *ucontext);
 /* From a runtime function called by the program: the frames from the
  * caller whose return address is `caller_ra` outwards. */
 void cp_capture_here(struct cp_stack *st, uintptr_t caller_ra);

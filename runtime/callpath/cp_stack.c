@@ -1,88 +1,76 @@
-/* cp_stack.c: stack capture with libgcc's unwinder (.eh_frame), not a
- * frame-pointer walk: glibc is built without frame pointers, so a sample
- * taken inside qsort or memcpy would lose every caller above it. libgcc 12
- * finds unwind tables with glibc's _dl_find_object (lock-free, no
- * allocation) and knows the kernel's signal frames, so this works from a
- * signal handler.
+/* cp_stack.c: stack capture for call-path samples with the runtime's own
+ * stepper (unwind/): CFI first, frame pointers where CFI cannot go on.
+ * libgcc's unwinder is not usable from a signal handler: once a program
+ * registers frames with __register_frame (JITs do), _Unwind_Find_FDE
+ * takes a lock that a sample arriving during that thread's own throw
+ * would wait for forever. The stepper reads the stack through a view that
+ * cannot fault, within the thread's own stack when it is known.
  *
  * Return addresses are stored minus one so that they symbolise to the
  * call instruction (a call at the very end of a function would otherwise
- * name the next function); the interrupted instruction of a signal frame
- * is kept as is. */
+ * name the next function); the interrupted instruction is kept as is. */
 #include "cp_internal.h"
+#include "unwind/unwind.h"
 
-#include <signal.h>
-#include <unwind.h>
+/* The calling thread's own stack, [lo, hi); 0 when unknown. */
+static CP_TLS uintptr_t own_lo, own_hi;
 
-/* The unwinder needs a few KiB of stack. A signal taken while a program's
- * handler runs on a small sigaltstack (4 KiB is common) would overflow it:
- * there, only the sampled PC is kept. */
-enum { CP_UNWIND_STACK = 16384 };
-
-static bool room_to_unwind(void) {
-  stack_t ss;
-  if (sigaltstack(NULL, &ss) != 0 || !(ss.ss_flags & SS_ONSTACK))
-    return true;
-  char here;
-  uintptr_t lo = (uintptr_t)ss.ss_sp, sp = (uintptr_t)&here;
-  return sp > lo && sp - lo > CP_UNWIND_STACK;
+void cp_stack_thread_start(void) {
+  uint64_t lo, hi;
+  coz_stack_own_range(&lo, &hi);
+  own_lo = (uintptr_t)lo;
+  own_hi = (uintptr_t)hi;
 }
 
-struct walk {
-  struct cp_stack *st;
-  uintptr_t start_pc; /* skip frames until this one */
-  bool started;
-  bool from_signal;
-};
-
-static _Unwind_Reason_Code on_frame(struct _Unwind_Context *ctx, void *arg) {
-  struct walk *w = arg;
-  int before_insn = 0;
-  uintptr_t ip = (uintptr_t)_Unwind_GetIPInfo(ctx, &before_insn);
-  if (ip == 0)
-    return _URC_END_OF_STACK;
-  if (!w->started) {
-    /* A signal frame's successor is the interrupted code (before_insn set
-     * by libgcc); otherwise match the caller's return address. */
-    if (ip != w->start_pc && !(w->from_signal && before_insn))
-      return _URC_NO_REASON;
-    w->started = true;
-    if (w->from_signal)
-      before_insn = 1;
+/* Appends the frames above regs, one step at a time. */
+static void walk(struct cp_stack *st, struct coz_unwind_regs regs,
+                 struct coz_stack_view *view) {
+  while (st->depth < CP_MAX_DEPTH) {
+    enum coz_unwind_result r = coz_unwind_step(&regs, view);
+    if (r == COZ_UNWIND_OUTERMOST)
+      return;
+    if (r != COZ_UNWIND_STEPPED && !coz_unwind_fp_step(&regs, view)) {
+      st->truncated = true; /* a frame neither CFI nor rbp describes */
+      return;
+    }
+    st->pc[st->depth++] = (uintptr_t)regs.pc - regs.pc_is_return_address;
   }
-  if (w->st->depth == CP_MAX_DEPTH) {
-    w->st->truncated = true;
-    return _URC_END_OF_STACK;
-  }
-  w->st->pc[w->st->depth++] = before_insn ? ip : ip - 1;
-  return _URC_NO_REASON;
+  st->truncated = true;
 }
 
-void cp_capture_signal(struct cp_stack *st, uintptr_t interrupted_pc) {
+void cp_capture_signal(struct cp_stack *st, const void *ucontext) {
   st->depth = 0;
   st->truncated = false;
-  struct walk w = {st, interrupted_pc, false, true};
-  if (!room_to_unwind()) {
-    st->truncated = interrupted_pc != 0;
-    if (interrupted_pc)
-      st->pc[st->depth++] = interrupted_pc;
+  struct coz_unwind_regs regs = coz_unwind_regs_of(ucontext);
+  if (!regs.pc)
     return;
-  }
-  _Unwind_Backtrace(on_frame, &w);
-  if (st->depth == 0 && interrupted_pc) /* unwinder found no signal frame */
-    st->pc[st->depth++] = interrupted_pc;
+  st->pc[st->depth++] = (uintptr_t)regs.pc;
+  struct coz_stack_view view;
+  coz_stack_view_at(&view, regs.sp, own_lo, own_hi);
+  walk(st, regs, &view);
 }
 
-void cp_capture_here(struct cp_stack *st, uintptr_t caller_ra) {
+__attribute__((noinline)) void cp_capture_here(struct cp_stack *st,
+                                               uintptr_t caller_ra) {
   st->depth = 0;
   st->truncated = false;
-  struct walk w = {st, caller_ra, false, false};
-  if (!room_to_unwind()) {
+  struct coz_unwind_regs regs = {0, 0, 0, true, false};
+#if defined(__x86_64__)
+  __asm__ volatile("leaq 0(%%rip), %0\n\tmovq %%rsp, %1\n\tmovq %%rbp, %2"
+                   : "=r"(regs.pc), "=r"(regs.sp), "=r"(regs.bp));
+#endif
+  struct coz_stack_view view;
+  coz_stack_view_at(&view, regs.sp, own_lo, own_hi);
+  /* Up through the runtime's own frames to the program's caller. */
+  for (int i = 0; i < 16 && regs.pc != caller_ra; i++)
+    if (coz_unwind_step(&regs, &view) != COZ_UNWIND_STEPPED &&
+        !coz_unwind_fp_step(&regs, &view))
+      break;
+  if (regs.pc != caller_ra) {
     st->truncated = true;
     st->pc[st->depth++] = caller_ra - 1;
     return;
   }
-  _Unwind_Backtrace(on_frame, &w);
-  if (st->depth == 0)
-    st->pc[st->depth++] = caller_ra - 1;
+  st->pc[st->depth++] = caller_ra - 1;
+  walk(st, regs, &view);
 }

@@ -23,8 +23,6 @@
 #include <signal.h>
 #include <time.h>
 
-#define CP_TLS __thread __attribute__((tls_model("initial-exec")))
-
 struct wall_state {
   bool armed;
   volatile sig_atomic_t busy; /* a CPU sample must not touch the state */

@@ -6,6 +6,7 @@
  * written at exit. */
 #include "cp_internal.h"
 #include "cp_symbols.h"
+#include "unwind/unwind.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -144,6 +145,7 @@ static void *flusher(void *arg) {
       ;
     if (!atomic_load(&cp_active) || atomic_load(&cp_live_threads) <= 0)
       return NULL;
+    coz_unwind_refresh(); /* objects dlopen'ed since: their CFI */
     if (tick % (CP_FLUSH_SECONDS * 10) == 0 &&
         !atomic_exchange(&writing, true)) {
       write_block();

@@ -190,6 +190,8 @@ static int by_text_lo(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+static void refresh(void);
+
 /* Frees a replaced table once no step is in flight (see the top). */
 static void retire(struct coz_unwind_objects *old) {
   if (!old)
@@ -205,6 +207,17 @@ static void retire(struct coz_unwind_objects *old) {
 }
 
 void coz_unwind_refresh(void) {
+  /* The causal profiler's thread and the call-path writer both poll: one
+   * refresh at a time, and a caller that finds one running leaves it to
+   * publish. */
+  static atomic_flag busy = ATOMIC_FLAG_INIT;
+  if (atomic_flag_test_and_set_explicit(&busy, memory_order_acquire))
+    return;
+  refresh();
+  atomic_flag_clear_explicit(&busy, memory_order_release);
+}
+
+static void refresh(void) {
   unsigned long long counters[2] = {0, 0};
   dl_iterate_phdr(count_only, counters);
   if (counters[0] == g_adds && counters[1] == g_subs &&

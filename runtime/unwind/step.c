@@ -7,6 +7,9 @@
 #include "objects.h"
 #include "unwind.h"
 
+#include <stddef.h>
+#include <ucontext.h>
+
 #if defined(__x86_64__)
 
 /* The value of DWARF register reg in this frame, if the stepper has it. */
@@ -27,7 +30,7 @@ static bool register_value(const struct coz_unwind_regs *r, uint64_t reg,
  * `same` is the value in this frame. */
 static bool apply_rule(const struct coz_rule *rule, uint64_t cfa,
                        const struct coz_unwind_regs *r, uint64_t same,
-                       const struct coz_stack_view *stack, uint64_t *out) {
+                       struct coz_stack_view *stack, uint64_t *out) {
   switch (rule->kind) {
   case COZ_RULE_SAME:
     *out = same;
@@ -44,8 +47,30 @@ static bool apply_rule(const struct coz_rule *rule, uint64_t cfa,
   }
 }
 
+/* Out of a signal trampoline (glibc's __restore_rt) to the code the
+ * signal interrupted. At the trampoline, sp points at the kernel's
+ * ucontext (the handler's return popped the frame's return address);
+ * the interrupted registers are in its mcontext. The interrupted sp lies
+ * above the frame, unless the handler ran on another stack: then only a
+ * move to the thread's own stack is taken (at most once, so a walk still
+ * ends). */
+static enum coz_unwind_result
+step_signal_frame(struct coz_unwind_regs *regs, struct coz_stack_view *stack) {
+  uint64_t uc = regs->sp, pc, sp, bp;
+  const uint64_t gregs = offsetof(ucontext_t, uc_mcontext.gregs);
+  if (!coz_stack_read(stack, uc + gregs + 8 * REG_RIP, &pc) ||
+      !coz_stack_read(stack, uc + gregs + 8 * REG_RSP, &sp) ||
+      !coz_stack_read(stack, uc + gregs + 8 * REG_RBP, &bp))
+    return COZ_UNWIND_FAILED;
+  bool moved = coz_stack_view_to_own(stack, sp);
+  if (sp <= regs->sp && !moved)
+    return COZ_UNWIND_FAILED;
+  *regs = (struct coz_unwind_regs){pc, sp, bp, true, false};
+  return COZ_UNWIND_STEPPED;
+}
+
 enum coz_unwind_result coz_unwind_step(struct coz_unwind_regs *regs,
-                                       const struct coz_stack_view *stack) {
+                                       struct coz_stack_view *stack) {
   /* A return address follows its call, which may be a function's last
    * instruction (a call to a noreturn function): look its row up at the
    * call itself. */
@@ -54,11 +79,13 @@ enum coz_unwind_result coz_unwind_step(struct coz_unwind_regs *regs,
   struct coz_cfi_row row;
   const struct coz_unwind_objects *t = coz_unwind_objects_pin();
   const struct coz_unwind_object *o = coz_unwind_object_find(t, pc);
-  /* Signal trampolines: their CFA is an expression over the kernel's
-   * signal frame, which the stepper does not follow. */
-  bool ok = o && coz_eh_find_fde(o, pc, &fde) && !fde.signal_frame &&
-            coz_cfa_row_at(&fde, pc, &row);
+  bool found = o && coz_eh_find_fde(o, pc, &fde);
+  bool ok = found && !fde.signal_frame && coz_cfa_row_at(&fde, pc, &row);
   coz_unwind_objects_unpin();
+  /* A signal trampoline: its CFA is an expression over the kernel's
+   * signal frame, whose registers are read directly instead. */
+  if (found && fde.signal_frame)
+    return step_signal_frame(regs, stack);
   if (!ok)
     return COZ_UNWIND_FAILED;
   if (row.ra.kind == COZ_RULE_UNDEFINED)
@@ -93,10 +120,45 @@ enum coz_unwind_result coz_unwind_step(struct coz_unwind_regs *regs,
 #else /* other targets: no register model yet, callers use frame pointers */
 
 enum coz_unwind_result coz_unwind_step(struct coz_unwind_regs *regs,
-                                       const struct coz_stack_view *stack) {
+                                       struct coz_stack_view *stack) {
   (void)regs;
   (void)stack;
   return COZ_UNWIND_FAILED;
 }
 
 #endif
+
+struct coz_unwind_regs coz_unwind_regs_of(const void *ucontext) {
+  const ucontext_t *uc = ucontext;
+#if defined(__x86_64__)
+  return (struct coz_unwind_regs){(uint64_t)uc->uc_mcontext.gregs[REG_RIP],
+                                  (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
+                                  (uint64_t)uc->uc_mcontext.gregs[REG_RBP],
+                                  true, false};
+#elif defined(__aarch64__)
+  return (struct coz_unwind_regs){(uint64_t)uc->uc_mcontext.pc,
+                                  (uint64_t)uc->uc_mcontext.sp,
+                                  (uint64_t)uc->uc_mcontext.regs[29], true,
+                                  false};
+#else
+  (void)uc;
+  return (struct coz_unwind_regs){0, 0, 0, false, false};
+#endif
+}
+
+/* The x86-64 and AArch64 frame records alike: [bp] the caller's bp, then
+ * the return address. */
+bool coz_unwind_fp_step(struct coz_unwind_regs *regs,
+                        struct coz_stack_view *stack) {
+  uint64_t bp = regs->bp, next_bp, ra;
+  if (!regs->bp_known || bp < regs->sp || (bp & 7) != 0 ||
+      !coz_stack_read(stack, bp, &next_bp) ||
+      !coz_stack_read(stack, bp + 8, &ra) || ra < 4096)
+    return false;
+  regs->pc = ra;
+  regs->sp = bp + 16;
+  regs->bp = next_bp;
+  regs->bp_known = true;
+  regs->pc_is_return_address = true;
+  return true;
+}

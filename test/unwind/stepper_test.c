@@ -1,7 +1,11 @@
 /* stepper_test.c: unit tests of the CFI stepper (runtime/unwind/) on real
  * code, with return addresses the code itself recorded as ground truth.
  *
- *   view_reads      coz_stack_read over one- and two-piece views
+ *   view_reads      coz_stack_read over direct views, and over checked
+ *                   views of memory with an unmapped page in it: no
+ *                   fault, the unmapped words unreadable
+ *   fp_steps        frame-pointer steps over a made-up chain, and over a
+ *                   bp that points anywhere
  *   before_refresh  no object table yet: every step fails
  *   asm.*           hand-written CFI (cfi_cases.S): remember/restore_state
  *                   with a row starting at the capture point, a call as a
@@ -16,12 +20,13 @@
  *                   function using rbp as a general register, and deep
  *                   chains; from the signal's registers the stepper must
  *                   find every return address, restore the caller's rbp,
- *                   walk up to _start, and give the same frames from a
- *                   copy of the stack split in two pieces (the perf ring's
- *                   wrap) and a prefix of them from truncated copies
+ *                   walk up to _start, and give the same frames through
+ *                   a checked view of the live stack and a prefix of them
+ *                   from truncated copies
  *   dlclose         an object unloaded since the last refresh is not read
  *   garbage         random registers and stack contents: no crash, and
- *                   every step moves sp up
+ *                   every step moves sp up; the same with checked views
+ *                   and registers pointing anywhere
  *
  * Usage: unwind_stepper LIB.so... */
 #include "unwind.h"
@@ -33,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -58,8 +64,9 @@ static uintptr_t stack_lo, stack_hi;
 
 static struct coz_stack_view live_view(uint64_t sp) {
   uint64_t size = sp >= stack_lo && sp < stack_hi ? stack_hi - sp : 0;
-  return (struct coz_stack_view){
-      sp, size, size, {(const unsigned char *)(uintptr_t)sp, NULL}};
+  struct coz_stack_view v;
+  coz_stack_view_direct(&v, sp, size, (const void *)(uintptr_t)sp);
+  return v;
 }
 
 #define MAX_STEPS 48
@@ -70,7 +77,7 @@ struct walk {
   enum coz_unwind_result end;
 };
 
-static void walk(struct coz_unwind_regs regs, const struct coz_stack_view *v,
+static void walk(struct coz_unwind_regs regs, struct coz_stack_view *v,
                  struct walk *w) {
   w->n = 0;
   w->end = COZ_UNWIND_FAILED;
@@ -100,30 +107,97 @@ static const char *result_name(enum coz_unwind_result r) {
 
 static void test_view_reads(void) {
   current = "view_reads";
-  unsigned char whole[64], a[64], b[64];
+  unsigned char whole[64];
   for (int i = 0; i < 64; i++)
     whole[i] = (unsigned char)(i * 7 + 1);
   const uint64_t base = 0x7000;
-  for (uint64_t first = 0; first <= 64; first++) {
-    memcpy(a, whole, first);
-    memcpy(b, whole + first, 64 - first);
-    struct coz_stack_view v = {base, 64, first, {a, b}};
+  for (uint64_t size = 0; size <= 64; size += 8) {
+    struct coz_stack_view v;
+    coz_stack_view_direct(&v, base, size, whole);
     for (uint64_t addr = base - 9; addr < base + 73; addr++) {
       uint64_t got = 0, want;
-      bool inside = addr >= base && addr + 8 <= base + 64;
+      bool inside = addr >= base && addr + 8 <= base + size;
       bool ok = coz_stack_read(&v, addr, &got);
-      CHECK(ok == inside, "split %lu addr +%ld", (unsigned long)first,
+      CHECK(ok == inside, "size %lu addr +%ld", (unsigned long)size,
             (long)(addr - base));
       if (ok && inside) {
         memcpy(&want, whole + (addr - base), 8);
-        CHECK(got == want, "split %lu addr +%lu", (unsigned long)first,
+        CHECK(got == want, "size %lu addr +%lu", (unsigned long)size,
               (unsigned long)(addr - base));
       }
     }
   }
-  struct coz_stack_view empty = {base, 0, 0, {NULL, NULL}};
+  struct coz_stack_view empty;
+  coz_stack_view_direct(&empty, base, 0, NULL);
   uint64_t x;
   CHECK(!coz_stack_read(&empty, base, &x), "empty view");
+
+  /* Checked: three pages, the middle one unmapped. */
+  long page = sysconf(_SC_PAGESIZE);
+  unsigned char *m = mmap(NULL, 3 * (size_t)page, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(m != MAP_FAILED, "mmap");
+  if (m == MAP_FAILED)
+    return;
+  for (long i = 0; i < 3 * page; i++)
+    if (i < page || i >= 2 * page)
+      m[i] = (unsigned char)(i * 13 + 5);
+  munmap(m + page, (size_t)page);
+  uint64_t lo = (uint64_t)(uintptr_t)m;
+  struct coz_stack_view cv;
+  coz_stack_view_checked(&cv, lo, 3 * (uint64_t)page);
+  int wrong = 0, faulted_read = 0, missed = 0;
+  for (uint64_t off = 0; off + 8 <= 3 * (uint64_t)page; off += 8) {
+    uint64_t got = 0, want;
+    bool mapped = off + 8 <= (uint64_t)page || off >= 2 * (uint64_t)page;
+    bool ok = coz_stack_read(&cv, lo + off, &got);
+    faulted_read += ok && !mapped;
+    missed += !ok && mapped;
+    if (ok && mapped) {
+      memcpy(&want, m + off, 8);
+      wrong += got != want;
+    }
+  }
+  CHECK(wrong == 0 && faulted_read == 0 && missed == 0,
+        "checked view: %d wrong, %d reads of the unmapped page, %d mapped "
+        "words unread",
+        wrong, faulted_read, missed);
+  CHECK(!coz_stack_read(&cv, lo - 8, &x) &&
+            !coz_stack_read(&cv, lo + 3 * (uint64_t)page, &x),
+        "checked view: outside its range");
+  munmap(m, (size_t)page);
+  munmap(m + 2 * page, (size_t)page);
+}
+
+/* ---- fp_steps ---- */
+
+static void test_fp_steps(void) {
+  current = "fp_steps";
+  /* frames at f[4], f[10], f[20]: each [bp] the next, [bp + 8] a pc. */
+  uint64_t f[32] = {0};
+  uint64_t lo = (uint64_t)(uintptr_t)f;
+  f[4] = lo + 10 * 8, f[5] = 0x401111;
+  f[10] = lo + 20 * 8, f[11] = 0x402222;
+  f[20] = 0, f[21] = 0x403333;
+  struct coz_stack_view v;
+  coz_stack_view_direct(&v, lo, sizeof f, f);
+  struct coz_unwind_regs r = {0x400000, lo, lo + 4 * 8, true, false};
+  uint64_t pcs[4];
+  int n = 0;
+  while (n < 4 && coz_unwind_fp_step(&r, &v))
+    pcs[n++] = r.pc;
+  CHECK(n == 3 && pcs[0] == 0x401111 && pcs[1] == 0x402222 &&
+            pcs[2] == 0x403333,
+        "made-up chain: %d steps", n);
+  /* A bp below sp, misaligned, past the view or unknown stops at once. */
+  const uint64_t bad[] = {lo - 16, lo + 4 * 8 + 1, lo + sizeof f - 8,
+                          UINT64_MAX - 15, 0};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    struct coz_unwind_regs b = {0x400000, lo + 8, bad[i], true, false};
+    CHECK(!coz_unwind_fp_step(&b, &v) && b.pc == 0x400000, "bad bp %zu", i);
+  }
+  struct coz_unwind_regs u = {0x400000, lo, lo + 4 * 8, false, false};
+  CHECK(!coz_unwind_fp_step(&u, &v), "unknown bp");
 }
 
 /* ---- before_refresh ---- */
@@ -263,18 +337,9 @@ static pthread_t main_thread;
 /* Filled by the signal handler. */
 static struct walk live;
 static uint64_t interrupted_pc;
-static int split_mismatches, truncated_mismatches, splits_tried;
+static int checked_mismatch, truncated_mismatches;
 #define COPY_MAX (256 * 1024)
-static unsigned char copy_a[COPY_MAX], copy_b[COPY_MAX];
-
-/* The frames of w that lie within the first n bytes of the view (their
- * reads did): a copy of that many bytes must give the same ones. */
-static int frames_within(const struct walk *w, uint64_t base, uint64_t n) {
-  int k = 0;
-  while (k < w->n && w->frame[k].sp <= base + n)
-    k++;
-  return k;
-}
+static unsigned char copy_a[COPY_MAX];
 
 static void on_sample_signal(int sig, siginfo_t *info, void *ucv) {
   (void)sig;
@@ -290,26 +355,21 @@ static void on_sample_signal(int sig, siginfo_t *info, void *ucv) {
 
   uint64_t n = v.size < COPY_MAX ? v.size : COPY_MAX;
   memcpy(copy_a, (const void *)(uintptr_t)regs.sp, n);
-  int comparable = frames_within(&live, regs.sp, n);
-  const uint64_t splits[] = {0, 1, 7, 8, 9, 100, n / 2, n - 1, n};
+  /* The same stack through a checked view: the same frames. */
   struct walk w;
-  for (size_t i = 0; i < sizeof splits / sizeof *splits; i++) {
-    uint64_t first = splits[i] <= n ? splits[i] : n;
-    memcpy(copy_b, copy_a + first, n - first);
-    struct coz_stack_view sv = {regs.sp, n, first, {copy_a, copy_b}};
-    walk(regs, &sv, &w);
-    splits_tried++;
-    int k = frames_within(&w, regs.sp, n);
-    bool same = k == comparable;
-    for (int f = 0; same && f < k; f++)
-      same = same_frame(&w.frame[f], &live.frame[f]);
-    split_mismatches += !same;
-  }
+  struct coz_stack_view cv;
+  coz_stack_view_checked(&cv, regs.sp, v.size);
+  walk(regs, &cv, &w);
+  bool same = w.n == live.n && w.end == live.end;
+  for (int f = 0; same && f < w.n; f++)
+    same = same_frame(&w.frame[f], &live.frame[f]);
+  checked_mismatch = !same;
   /* Truncated copies: whatever they step to must be the live frames. */
   const uint64_t sizes[] = {0, 8, 16, 24, 64, 200, 512};
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
     uint64_t size = sizes[i] < n ? sizes[i] : n;
-    struct coz_stack_view tv = {regs.sp, size, size, {copy_a, NULL}};
+    struct coz_stack_view tv;
+    coz_stack_view_direct(&tv, regs.sp, size, copy_a);
     walk(regs, &tv, &w);
     bool prefix = w.n <= live.n;
     for (int f = 0; prefix && f < w.n; f++)
@@ -366,7 +426,7 @@ static void test_chains(const char *path) {
     memset(&live, 0, sizeof live);
     *lib_spinning = 0;
     *lib_stop = 0;
-    split_mismatches = truncated_mismatches = splits_tried = 0;
+    checked_mismatch = truncated_mismatches = 0;
     pthread_t helper;
     pthread_create(&helper, NULL, send_signal_when_spinning, NULL);
     exe_call(fn, 12345);
@@ -389,8 +449,7 @@ static void test_chains(const char *path) {
     }
     CHECK(live.end == COZ_UNWIND_OUTERMOST, "walk ended %s after %d frames",
           result_name(live.end), live.n);
-    CHECK(split_mismatches == 0, "%d of %d split copies differ",
-          split_mismatches, splits_tried);
+    CHECK(!checked_mismatch, "the walk through a checked view differs");
     CHECK(truncated_mismatches == 0, "%d truncated copies stepped elsewhere",
           truncated_mismatches);
     printf("%s: %d frames to _start (interrupted at %#lx)\n", name, live.n,
@@ -411,22 +470,20 @@ static void test_dlclose(const char *path) {
   coz_unwind_refresh();
   /* At a function's first instruction: CFA = sp + 8, return address at sp. */
   uint64_t fake[4] = {0x12345678, 0, 0, 0};
-  struct coz_stack_view v = {(uint64_t)(uintptr_t)fake,
-                             sizeof fake,
-                             sizeof fake,
-                             {(const unsigned char *)fake, NULL}};
-  struct coz_unwind_regs regs = {entry, v.base, 0, false, false};
+  struct coz_stack_view v;
+  coz_stack_view_direct(&v, (uint64_t)(uintptr_t)fake, sizeof fake, fake);
+  struct coz_unwind_regs regs = {entry, v.lo, 0, false, false};
   enum coz_unwind_result r = coz_unwind_step(&regs, &v);
   CHECK(r == COZ_UNWIND_STEPPED && regs.pc == 0x12345678 &&
-            regs.sp == v.base + 8,
+            regs.sp == v.lo + 8,
         "loaded: %s", result_name(r));
   dlclose(h);
-  regs = (struct coz_unwind_regs){entry, v.base, 0, false, false};
+  regs = (struct coz_unwind_regs){entry, v.lo, 0, false, false};
   r = coz_unwind_step(&regs, &v);
   CHECK(r == COZ_UNWIND_FAILED, "unloaded, before a refresh: %s",
         result_name(r));
   coz_unwind_refresh();
-  regs = (struct coz_unwind_regs){entry, v.base, 0, false, false};
+  regs = (struct coz_unwind_regs){entry, v.lo, 0, false, false};
   r = coz_unwind_step(&regs, &v);
   CHECK(r == COZ_UNWIND_FAILED, "unloaded, after a refresh: %s",
         result_name(r));
@@ -455,20 +512,27 @@ static void test_garbage(void) {
                     ? next_random()
                     : code[next_random() % 4] + next_random() % 4096;
     uint64_t size = (next_random() % 513) * 8;
-    struct coz_stack_view v = {(uint64_t)(uintptr_t)junk,
-                               size,
-                               size,
-                               {(const unsigned char *)junk, NULL}};
+    struct coz_stack_view v;
+    bool checked = iter % 4 == 3;
+    if (checked) /* registers and view anywhere: reads must not fault */
+      coz_stack_view_checked(&v, next_random() % 2 ? next_random()
+                                                   : (uint64_t)(uintptr_t)junk,
+                             size * 64);
+    else
+      coz_stack_view_direct(&v, (uint64_t)(uintptr_t)junk, size, junk);
     uint64_t pc = next_random() % 8
                       ? code[next_random() % 4] + next_random() % 65536 - 32768
                       : next_random();
     struct coz_unwind_regs regs = {
-        pc, v.base + (next_random() % 64) * 8,
-        next_random() % 2 ? v.base + (next_random() % 512) * 8 : next_random(),
+        pc, v.lo + (next_random() % 64) * 8,
+        next_random() % 2 ? v.lo + (next_random() % 512) * 8 : next_random(),
         next_random() % 2 != 0, next_random() % 2 != 0};
     for (int s = 0; s < 8; s++) {
       uint64_t sp = regs.sp;
-      if (coz_unwind_step(&regs, &v) != COZ_UNWIND_STEPPED)
+      bool moved = next_random() % 2 ? coz_unwind_fp_step(&regs, &v)
+                                     : coz_unwind_step(&regs, &v) ==
+                                           COZ_UNWIND_STEPPED;
+      if (!moved)
         break;
       stepped++;
       backwards += regs.sp <= sp;
@@ -498,6 +562,7 @@ int main(int argc, char **argv) {
   sigaction(SIGUSR1, &sa, NULL);
 
   test_view_reads();
+  test_fp_steps();
   test_before_refresh();
   coz_unwind_refresh();
   test_asm();
