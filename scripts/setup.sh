@@ -33,7 +33,7 @@ esac
 PACKAGES=(
   cmake ninja-build make pkg-config file binutils python3 autoconf
   clang-14 clang-19 "llvm-$LLVM_MAJOR-dev" "llvm-$LLVM_MAJOR-tools"
-  libdwarf-dev libelf-dev libjansson-dev zlib1g-dev
+  libdwarf-dev libelf-dev libjansson-dev zlib1g-dev libbz2-dev
   libjemalloc-dev libgoogle-perftools-dev
   chromium tcl
 )
