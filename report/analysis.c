@@ -64,13 +64,13 @@ double cr_point_weight(double visits, double r) {
   return isfinite(w) && w > 0 ? w : 0;
 }
 
-/* Combines row->obs[first..first+n) (one speedup) into a measure. */
-static void combine(struct cr_row *row, struct cr_measure *m) {
+void cr_combine(enum cr_point_kind kind, const struct cr_exp_obs *obs,
+                struct cr_measure *m) {
   double weighted = 0, plain = 0;
   m->duration = 0;
   m->delta = m->arrivals = 0;
   for (size_t i = m->first; i < m->first + m->n; i++) {
-    const struct cr_exp_obs *o = &row->obs[i];
+    const struct cr_exp_obs *o = &obs[i];
     m->duration += o->duration;
     m->delta = add_sat(m->delta, o->delta);
     m->arrivals = add_sat(m->arrivals, o->arrivals);
@@ -81,25 +81,34 @@ static void combine(struct cr_row *row, struct cr_measure *m) {
   /* L is the time-average of the in-flight count: weight by duration. */
   m->difference = m->duration > 0 ? weighted / m->duration
                                   : (m->n ? plain / (double)m->n : 0);
-  m->value = cr_measure_value(row->kind, m->duration, (double)m->delta,
+  m->value = cr_measure_value(kind, m->duration, (double)m->delta,
                               (double)m->arrivals, m->difference);
   m->valid = m->value > 0;
 }
 
-/* Builds the measures of a row whose obs are sorted by speedup. */
-static int build_measures(struct cr_row *row) {
-  row->m = calloc(row->n_obs ? row->n_obs : 1, sizeof *row->m);
+/* Builds the measures of a row whose obs are sorted by speedup. With a
+ * pool, the pool is the baseline and the row's own speedup-0 experiments
+ * (which the pool holds too) make no measure of their own. */
+static int build_measures(struct cr_row *row, const struct cr_pool *pool) {
+  row->m = calloc(row->n_obs + 1, sizeof *row->m);
   if (!row->m)
     return -1;
+  if (pool) {
+    row->m[row->n_m] = pool->m;
+    row->m[row->n_m++].pool = pool;
+    row->pooled_baseline = 1;
+  }
   for (size_t i = 0; i < row->n_obs;) {
     size_t j = i;
     while (j < row->n_obs && row->obs[j].speedup == row->obs[i].speedup)
       j++;
-    struct cr_measure *m = &row->m[row->n_m++];
-    m->speedup = row->obs[i].speedup;
-    m->first = i;
-    m->n = j - i;
-    combine(row, m);
+    if (!(pool && row->obs[i].speedup == 0)) {
+      struct cr_measure *m = &row->m[row->n_m++];
+      m->speedup = row->obs[i].speedup;
+      m->first = i;
+      m->n = j - i;
+      cr_combine(row->kind, row->obs, m);
+    }
     i = j;
   }
   return 0;
@@ -279,10 +288,10 @@ static uint64_t hash_str(uint64_t h, const char *s) {
   return h;
 }
 
-/* Collects (experiment, point) tuples, merging a point listed twice in one
- * experiment. */
+/* Collects (experiment, point) tuples of the experiments not skipped,
+ * merging a point listed twice in one experiment. */
 static struct tuple *collect(const struct cr_profile *p,
-                             const struct cr_options *o, const bool *inactive,
+                             const struct cr_options *o, const bool *skip,
                              size_t *n_out) {
   struct tuple *t = malloc((p->n_obs ? p->n_obs : 1) * sizeof *t);
   if (!t)
@@ -290,7 +299,7 @@ static struct tuple *collect(const struct cr_profile *p,
   size_t n = 0;
   for (size_t e = 0; e < p->n_experiments; e++) {
     const struct cr_experiment *x = &p->experiments[e];
-    if (inactive[e])
+    if (skip[e])
       continue;
     for (size_t k = x->first_obs; k < x->first_obs + x->n_obs; k++) {
       const struct cr_obs *ob = &p->obs[k];
@@ -336,6 +345,65 @@ static void free_row(struct cr_row *r) {
   free(r->m);
 }
 
+/* The pools: every speedup-0 experiment, per point, including those left
+ * out of their own line's rows for running outside its phase (they still
+ * measure the program with no delay). Replicates are drawn here. */
+static int build_pools(const struct cr_profile *p, const struct cr_options *o,
+                       struct cr_result *out) {
+  bool *skip = calloc(p->n_experiments ? p->n_experiments : 1, sizeof *skip);
+  if (!skip)
+    return -1;
+  for (size_t e = 0; e < p->n_experiments; e++)
+    skip[e] = p->experiments[e].speedup != 0;
+  size_t n = 0;
+  struct tuple *t = collect(p, o, skip, &n);
+  free(skip);
+  out->pools = calloc(p->n_points ? p->n_points : 1, sizeof *out->pools);
+  if (!t || !out->pools) {
+    free(t);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++)
+    out->pools[t[i].point].n++;
+  int rc = 0;
+  for (uint32_t pt = 0; pt < p->n_points && rc == 0; pt++) {
+    struct cr_pool *pool = &out->pools[pt];
+    pool->point = pt;
+    pool->kind = p->points[pt].kind;
+    pool->obs = calloc(pool->n ? pool->n : 1, sizeof *pool->obs);
+    rc = pool->obs ? 0 : -1;
+    pool->n = 0;
+  }
+  out->n_pools = p->n_points;
+  for (size_t i = 0; i < n && rc == 0; i++) {
+    struct cr_pool *pool = &out->pools[t[i].point];
+    pool->obs[pool->n++] =
+        (struct cr_exp_obs){0, t[i].duration, t[i].delta, t[i].arrivals,
+                            t[i].difference};
+  }
+  free(t);
+  for (size_t pt = 0; pt < out->n_pools && rc == 0; pt++) {
+    struct cr_pool *pool = &out->pools[pt];
+    pool->m = (struct cr_measure){.speedup = 0, .first = 0, .n = pool->n};
+    cr_combine(pool->kind, pool->obs, &pool->m);
+    if (pool->n && pool->m.valid)
+      rc = cr_pool_bootstrap(pool, o->replicates,
+                             hash_str(o->seed ^ 0x706f6f6cull,
+                                      p->points[pt].name));
+  }
+  return rc;
+}
+
+static void free_pools(struct cr_result *r) {
+  for (size_t i = 0; i < r->n_pools; i++) {
+    free(r->pools[i].obs);
+    free(r->pools[i].rep_value);
+  }
+  free(r->pools);
+  r->pools = NULL;
+  r->n_pools = 0;
+}
+
 int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
                struct cr_result *out) {
   memset(out, 0, sizeof *out);
@@ -346,7 +414,7 @@ int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
   bool *inactive = pin ? phase_inputs(p, pin) : NULL;
   struct tuple *t = inactive ? collect(p, o, inactive, &n_t) : NULL;
   int rc = -1;
-  if (!t)
+  if (!t || build_pools(p, o, out))
     goto done;
   for (size_t i = 0; i < n_t;) {
     size_t j = i;
@@ -365,7 +433,11 @@ int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
       row.obs[k - i] =
           (struct cr_exp_obs){t[k].speedup, t[k].duration, t[k].delta,
                               t[k].arrivals, t[k].difference};
-    if (build_measures(&row)) {
+    /* A line that runs only in a phase keeps its own baselines: they were
+     * measured while it ran (the pool also holds the other phases). */
+    const struct cr_pool *pool = &out->pools[row.point];
+    bool pooled = !runs_in_phases(&pin[row.line]) && pool->n && pool->m.valid;
+    if (build_measures(&row, pooled ? pool : NULL)) {
       free_row(&row);
       goto done;
     }
@@ -396,6 +468,7 @@ done:
 }
 
 void cr_result_free(struct cr_result *r) {
+  free_pools(r);
   for (size_t i = 0; i < r->n_rows; i++)
     free_row(&r->rows[i]);
   for (size_t i = 0; i < r->n_dropped; i++)

@@ -34,11 +34,16 @@ struct cr_exp_obs {
   double difference;
 };
 
+struct cr_pool;
+
 /* All experiments of one row with one speedup, combined. */
 struct cr_measure {
   int speedup; /* permille */
   size_t experiments;
   size_t first, n; /* slice of row.obs (sorted by speedup) */
+  /* A pooled baseline: the measure is the pool's, and so are its
+   * bootstrap replicates; first and n are unused. NULL otherwise. */
+  const struct cr_pool *pool;
   double duration; /* ns, summed */
   uint64_t delta, arrivals;
   double difference; /* duration-weighted mean in flight */
@@ -55,6 +60,21 @@ enum cr_drop {
   CR_TOO_FEW      /* fewer than min_points distinct valid speedups */
 };
 
+/* Every speedup-0 experiment of the profile, whatever line it selected,
+ * for one progress point: no delay is inserted at speedup 0, so each is a
+ * baseline for every line. Rows whose line runs throughout use it
+ * (analysis.c); the bootstrap draws its replicates once for all of them. */
+struct cr_pool {
+  uint32_t point;
+  enum cr_point_kind kind;
+  struct cr_exp_obs *obs;
+  size_t n;
+  struct cr_measure m;    /* combined; m.n == n */
+  double *rep_value;      /* per replicate: the resampled value */
+  double *rep_visits;     /* ... and its visits (arrivals for latency) */
+  size_t reps;
+};
+
 struct cr_row {
   uint32_t line, point;
   enum cr_point_kind kind;
@@ -64,6 +84,7 @@ struct cr_row {
   size_t n_m;     /* one per distinct speedup, ascending */
   size_t n_valid; /* valid measures, the baseline included */
   enum cr_drop drop;
+  int pooled_baseline; /* m[0] is the point's pool (its own otherwise) */
   int phase_applied;
   double phase_factor; /* t_A / T, capped at 1; 1 when not applied */
   double slope, slope_lo, slope_hi;
@@ -89,6 +110,8 @@ struct cr_guidance {
 };
 
 struct cr_result {
+  struct cr_pool *pools; /* one per progress point with baselines */
+  size_t n_pools;
   struct cr_row *rows; /* kept rows, ranked */
   size_t n_rows;
   struct cr_row *dropped;
@@ -132,8 +155,18 @@ double cr_point_weight(double visits, double r);
 double cr_measure_value(enum cr_point_kind kind, double duration, double delta,
                         double arrivals, double difference);
 
-/* bootstrap.c: fills lo/hi of every measure, slope and predictions. */
+/* bootstrap.c: fills lo/hi of every measure, slope and predictions. A
+ * pooled baseline's replicates must have been drawn (cr_pool_bootstrap,
+ * with the same number of replicates). */
 int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed);
+/* Draws the replicates of a pool. Returns 0, -1 on out of memory. */
+int cr_pool_bootstrap(struct cr_pool *pool, unsigned replicates,
+                      uint64_t seed);
+
+/* Combines obs[m->first .. m->first + m->n) into m (sums; the in-flight
+ * count weighted by duration) and sets its value and validity. */
+void cr_combine(enum cr_point_kind kind, const struct cr_exp_obs *obs,
+                struct cr_measure *m);
 
 /* guidance.c: why nothing can be plotted, and how many more runs. */
 void cr_guidance_explain(const struct cr_profile *p, const struct cr_options *o,

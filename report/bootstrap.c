@@ -58,23 +58,22 @@ static uint64_t poisson(struct rng *r, uint64_t mean) {
   return x < 0x1p64 ? (uint64_t)x : UINT64_MAX;
 }
 
-/* The value of measure m recomputed from a resample of its experiments;
- * `*visits` gets the resample's visits (arrivals for latency). */
-static double resample(const struct cr_row *row, const struct cr_measure *m,
-                       struct rng *r, double *visits) {
+/* The value of measure m (over obs) recomputed from a resample of its
+ * experiments; `*visits` gets the resample's visits (arrivals for
+ * latency). */
+static double resample(enum cr_point_kind kind, const struct cr_exp_obs *obs,
+                       const struct cr_measure *m, struct rng *r,
+                       double *visits) {
   if (m->n == 1) {
-    const struct cr_exp_obs *o = &row->obs[m->first];
-    double delta =
-        row->kind == CR_THROUGHPUT ? (double)poisson(r, o->delta) : 0;
-    double arrivals =
-        row->kind == CR_LATENCY ? (double)poisson(r, o->arrivals) : 0;
-    *visits = row->kind == CR_LATENCY ? arrivals : delta;
-    return cr_measure_value(row->kind, o->duration, delta, arrivals,
-                            o->difference);
+    const struct cr_exp_obs *o = &obs[m->first];
+    double delta = kind == CR_THROUGHPUT ? (double)poisson(r, o->delta) : 0;
+    double arrivals = kind == CR_LATENCY ? (double)poisson(r, o->arrivals) : 0;
+    *visits = kind == CR_LATENCY ? arrivals : delta;
+    return cr_measure_value(kind, o->duration, delta, arrivals, o->difference);
   }
   double duration = 0, weighted = 0, delta = 0, arrivals = 0;
   for (size_t k = 0; k < m->n; k++) {
-    const struct cr_exp_obs *o = &row->obs[m->first + below(r, m->n)];
+    const struct cr_exp_obs *o = &obs[m->first + below(r, m->n)];
     duration += o->duration;
     delta += (double)o->delta;
     arrivals += (double)o->arrivals;
@@ -92,8 +91,34 @@ static double resample(const struct cr_row *row, const struct cr_measure *m,
   double w0 = m->difference * m->duration;
   weighted = w0 + c * (weighted - w0);
   double diff = duration > 0 ? weighted / duration : 0;
-  *visits = row->kind == CR_LATENCY ? arrivals : delta;
-  return cr_measure_value(row->kind, duration, delta, arrivals, diff);
+  *visits = kind == CR_LATENCY ? arrivals : delta;
+  return cr_measure_value(kind, duration, delta, arrivals, diff);
+}
+
+int cr_pool_bootstrap(struct cr_pool *pool, unsigned replicates,
+                      uint64_t seed) {
+  free(pool->rep_value);
+  pool->reps = replicates;
+  pool->rep_value = malloc(2 * (replicates ? replicates : 1) * sizeof(double));
+  if (!pool->rep_value)
+    return -1;
+  pool->rep_visits = pool->rep_value + replicates;
+  struct rng r = {seed};
+  for (size_t b = 0; b < replicates; b++)
+    pool->rep_value[b] =
+        resample(pool->kind, pool->obs, &pool->m, &r, &pool->rep_visits[b]);
+  return 0;
+}
+
+/* Measure i of the row in replicate b. */
+static double replicate(const struct cr_row *row, size_t i, size_t b,
+                        struct rng *r, double *visits) {
+  const struct cr_measure *m = &row->m[i];
+  if (m->pool && b < m->pool->reps) {
+    *visits = m->pool->rep_visits[b];
+    return m->pool->rep_value[b];
+  }
+  return resample(row->kind, row->obs, m, r, visits);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -140,7 +165,7 @@ int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed) {
   for (size_t b = 0; b < reps; b++) {
     for (size_t i = 0; i < n; i++) {
       ws[i] = 0; /* visits until the weight is known */
-      one[i] = row->m[i].valid ? resample(row, &row->m[i], &r, &ws[i]) : 0;
+      one[i] = row->m[i].valid ? replicate(row, i, b, &r, &ws[i]) : 0;
     }
     double base = one[0];
     for (size_t i = 0; i < n; i++) {

@@ -48,6 +48,8 @@ static json_t *row_json(const struct cr_report *rep, const struct cr_row *row,
   json_object_set_new(o, "max", num(row->max));
   json_object_set_new(o, "min", num(row->min));
   json_object_set_new(o, "contention", json_boolean(row->contention));
+  json_object_set_new(o, "baseline",
+                      json_string(row->pooled_baseline ? "pooled" : "own"));
   json_object_set_new(o, "phase_factor",
                       row->phase_applied ? num(row->phase_factor)
                                          : json_null());

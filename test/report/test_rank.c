@@ -2,27 +2,31 @@
  * downward slopes are marked as contention.
  *
  * Four lines, delta 10000 per experiment, duration_s = 1e9 * (1 - y) so the
- * program speedups are exactly the y below (r = p_s/p_0 = 1 - y). The slope
- * is weighted least squares with weight visits / r^2 = 1e4 / (1 - y)^2;
- * below, weights are in units of 1e4. Speedups x = 0, .25, .5, .75, 1.
- *   a.c:1  y = 0, .4, .4, .4, .4    w = 1, then 1/.36 = 2.7777778 (x4)
- *     W = 12.1111111; mean x = 2.7777778*2.5/W = 0.5733945
- *     mean y = .4*11.1111111/W = 0.3669725
- *     Sxx = 2.7777778*1.875 - W*0.5733945^2 = 5.2083333 - 3.9819062
- *         = 1.2264271
- *     Sxy = 2.7777778*.4*2.5 - W*0.5733945*0.3669725 = 2.7777778 - 2.5484200
- *         = 0.2293578;  slope = 0.187013; max .4
+ * program speedups are exactly the y below (r = p_s/p_0 = 1 - y). Every
+ * line's baseline is the same (duration 1e9, delta 10000), and the four are
+ * pooled into one baseline of 40000 visits for every line. The slope is
+ * weighted least squares with weight visits / r^2 = 1e4 / (1 - y)^2, the
+ * pooled baseline 4e4; below, weights are in units of 1e4. Speedups x = 0,
+ * .25, .5, .75, 1.
+ *   a.c:1  y = 0, .4, .4, .4, .4    w = 4, then 1/.36 = 2.7777778 (x4)
+ *     W = 15.1111111; mean x = 2.7777778*2.5/W = 0.4595588
+ *     mean y = .4*11.1111111/W = 0.2941176
+ *     Sxx = 2.7777778*1.875 - W*0.4595588^2 = 5.2083333 - 3.1913914
+ *         = 2.0169419
+ *     Sxy = 2.7777778*.4*2.5 - W*0.4595588*0.2941176 = 2.7777778 - 2.0424837
+ *         = 0.7352941;  slope = 0.364557; max .4
  *   b.c:2  y = 0, -.05, -.1, -.15, -.2   on a line: slope -0.2 whatever the
  *          weights; max 0; min -0.2
  *   c.c:3  y = 0, .125, .25, .375, .5    on a line: slope 0.5; max .5
- *   d.c:4  y = 0, 0, 0, 0, .3       w = 1 (x4), 1/.49 = 2.0408163
- *     W = 6.0408163; mean x = 3.5408163/W = 0.5861486
- *     mean y = .3*2.0408163/W = 0.1013514
- *     Sxx = 2.9158163 - W*0.5861486^2 = 2.9158163 - 2.0754447 = 0.8403716
- *     Sxy = .6122449 - W*0.5861486*0.1013514 = .6122449 - .3588665
- *         = 0.2533784;  slope = 0.3015075; max .3
- *   slope: c.c:3 (.5), d.c:4 (.3015), a.c:1 (.1870), b.c:2 (-.2)
- *   max:   c.c:3 (.5), a.c:1 (.4), d.c:4 (.3), b.c:2 (0)
+ *   d.c:4  y = 0, 0, .1, .25, .38   w = 4, 1, 1/.81 = 1.2345679,
+ *          1/.5625 = 1.7777778, 1/.3844 = 2.6014568
+ *     W = 10.6138025; mean x = 4.8020741/W = 0.4524368
+ *     mean y = 1.5564548/W = 0.1466440
+ *     Sxx = 3.9725988 - W*0.4524368^2 = 3.9725988 - 2.1726345 = 1.7999643
+ *     Sxy = 1.3836153 - W*0.4524368*0.1466440 = 1.3836153 - 0.7041981
+ *         = 0.6794172;  slope = 0.377462; max .38
+ *   slope: c.c:3 (.5), d.c:4 (.3775), a.c:1 (.3646), b.c:2 (-.2)
+ *   max:   c.c:3 (.5), a.c:1 (.4), d.c:4 (.38), b.c:2 (0)
  *   min:   b.c:2 (-.2), then the minimum-0 lines by name: a.c:1, c.c:3,
  *          d.c:4 */
 #include "check.h"
@@ -30,7 +34,7 @@
 static const double ys[4][5] = {{0, .4, .4, .4, .4},
                                 {0, -.05, -.1, -.15, -.2},
                                 {0, .125, .25, .375, .5},
-                                {0, 0, 0, 0, .3}};
+                                {0, 0, .1, .25, .38}};
 static const char *names[4] = {"a.c:1", "b.c:2", "c.c:3", "d.c:4"};
 
 static char *build_profile(void) {
@@ -70,10 +74,10 @@ static void check_order(enum cr_sort sort, const char *const *want) {
   const struct cr_row *d = find_row(&f, "d.c:4", "p");
   CHECK(a && b && c && d);
   if (a && b && c && d) {
-    CHECK_NEAR(a->slope, 0.187013, 1e-6);
+    CHECK_NEAR(a->slope, 0.364557, 1e-6);
     CHECK_NEAR(b->slope, -0.2, 1e-9);
     CHECK_NEAR(c->slope, 0.5, 1e-9);
-    CHECK_NEAR(d->slope, 0.3015075, 1e-6);
+    CHECK_NEAR(d->slope, 0.377462, 1e-6);
     CHECK(b->contention);
     CHECK(!a->contention && !c->contention && !d->contention);
   }
