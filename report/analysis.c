@@ -12,6 +12,7 @@ const int cr_pred_permille[CR_PRED_N] = {250, 500, 1000};
 
 void cr_options_default(struct cr_options *o) {
   memset(o, 0, sizeof *o);
+  o->top = 3;
   o->min_points = 5;
   o->sort = CR_SORT_SLOPE;
   o->replicates = 1000;
@@ -108,6 +109,7 @@ static int build_measures(struct cr_row *row, const struct cr_pool *pool) {
       m->first = i;
       m->n = j - i;
       cr_combine(row->kind, row->obs, m);
+      cr_measure_noise(row->kind, row->obs, m);
     }
     i = j;
   }
@@ -347,7 +349,7 @@ static void free_row(struct cr_row *r) {
 
 /* The pools: every speedup-0 experiment, per point, including those left
  * out of their own line's rows for running outside its phase (they still
- * measure the program with no delay). Replicates are drawn here. */
+ * measure the program with no delay). */
 static int build_pools(const struct cr_profile *p, const struct cr_options *o,
                        struct cr_result *out) {
   bool *skip = calloc(p->n_experiments ? p->n_experiments : 1, sizeof *skip);
@@ -377,20 +379,58 @@ static int build_pools(const struct cr_profile *p, const struct cr_options *o,
   out->n_pools = p->n_points;
   for (size_t i = 0; i < n && rc == 0; i++) {
     struct cr_pool *pool = &out->pools[t[i].point];
-    pool->obs[pool->n++] =
-        (struct cr_exp_obs){0, t[i].duration, t[i].delta, t[i].arrivals,
-                            t[i].difference};
+    pool->obs[pool->n++] = (struct cr_exp_obs){0, t[i].duration, t[i].delta,
+                                               t[i].arrivals, t[i].difference};
   }
   free(t);
   for (size_t pt = 0; pt < out->n_pools && rc == 0; pt++) {
     struct cr_pool *pool = &out->pools[pt];
     pool->m = (struct cr_measure){.speedup = 0, .first = 0, .n = pool->n};
     cr_combine(pool->kind, pool->obs, &pool->m);
-    if (pool->n && pool->m.valid)
-      rc = cr_pool_bootstrap(pool, o->replicates,
-                             hash_str(o->seed ^ 0x706f6f6cull,
-                                      p->points[pt].name));
+    cr_measure_noise(pool->kind, pool->obs, &pool->m);
   }
+  return rc;
+}
+
+/* Each measure's noise moderated towards its point's: the pool and every
+ * line's own speedups (pooled baselines not counted twice); then the
+ * pools' replicates. */
+static int moderate_noise(const struct cr_profile *p,
+                          const struct cr_options *o, struct cr_result *out,
+                          struct cr_row *rows, size_t n_rows) {
+  double *sum = calloc(2 * (out->n_pools ? out->n_pools : 1), sizeof *sum);
+  if (!sum)
+    return -1;
+  double *df = sum + out->n_pools;
+  for (size_t i = 0; i < out->n_pools; i++) {
+    sum[i] += out->pools[i].m.df * out->pools[i].m.kappa;
+    df[i] += out->pools[i].m.df;
+  }
+  for (size_t r = 0; r < n_rows; r++)
+    for (size_t i = 0; i < rows[r].n_m; i++)
+      if (!rows[r].m[i].pool) {
+        sum[rows[r].point] += rows[r].m[i].df * rows[r].m[i].kappa;
+        df[rows[r].point] += rows[r].m[i].df;
+      }
+  int rc = 0;
+  for (size_t i = 0; i < out->n_pools && rc == 0; i++) {
+    struct cr_pool *pool = &out->pools[i];
+    cr_measure_moderate(&pool->m, df[i] > 0 ? sum[i] / df[i] : 0, df[i]);
+    if (pool->n && pool->m.valid)
+      rc = cr_pool_bootstrap(
+          pool, o->replicates,
+          hash_str(o->seed ^ 0x706f6f6cull, p->points[i].name));
+  }
+  for (size_t r = 0; r < n_rows; r++)
+    for (size_t i = 0; i < rows[r].n_m; i++) {
+      struct cr_measure *m = &rows[r].m[i];
+      uint32_t pt = rows[r].point;
+      if (m->pool)
+        *m = m->pool->m, m->pool = &out->pools[pt];
+      else
+        cr_measure_moderate(m, df[pt] > 0 ? sum[pt] / df[pt] : 0, df[pt]);
+    }
+  free(sum);
   return rc;
 }
 
@@ -409,13 +449,15 @@ int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
   memset(out, 0, sizeof *out);
   out->sort = o->sort;
   out->runs = p->runs ? p->runs : p->files_with_experiments;
-  size_t n_t = 0, cap_rows = 0, cap_dropped = 0;
+  size_t n_t = 0, cap_rows = 0, cap_dropped = 0, n_all = 0, cap_all = 0;
+  struct cr_row *all = NULL;
   struct phase_in *pin = calloc(p->n_lines ? p->n_lines : 1, sizeof *pin);
   bool *inactive = pin ? phase_inputs(p, pin) : NULL;
   struct tuple *t = inactive ? collect(p, o, inactive, &n_t) : NULL;
   int rc = -1;
   if (!t || build_pools(p, o, out))
     goto done;
+  /* Every row first: the intervals use the noise of all of them. */
   for (size_t i = 0; i < n_t;) {
     size_t j = i;
     while (j < n_t && t[j].line == t[i].line && t[j].point == t[i].point)
@@ -437,30 +479,40 @@ int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
      * measured while it ran (the pool also holds the other phases). */
     const struct cr_pool *pool = &out->pools[row.point];
     bool pooled = !runs_in_phases(&pin[row.line]) && pool->n && pool->m.valid;
-    if (build_measures(&row, pooled ? pool : NULL)) {
+    if (build_measures(&row, pooled ? pool : NULL) ||
+        append_row(&all, &n_all, &cap_all, &row)) {
       free_row(&row);
       goto done;
     }
-    phase_factor(p, pin, &row);
-    decide_drop(&row, o->min_points);
-    uint64_t seed = hash_str(hash_str(o->seed, p->lines[row.line].name),
-                             p->points[row.point].name);
-    int err =
-        row.drop == CR_KEPT
-            ? finish_row(&row, o, seed) ||
-                  append_row(&out->rows, &out->n_rows, &cap_rows, &row)
-            : append_row(&out->dropped, &out->n_dropped, &cap_dropped, &row);
-    if (err) {
-      free_row(&row);
-      goto done;
-    }
+    phase_factor(p, pin, &all[n_all - 1]);
+    decide_drop(&all[n_all - 1], o->min_points);
     i = j;
+  }
+  if (moderate_noise(p, o, out, all, n_all))
+    goto done;
+  for (size_t i = 0; i < n_all; i++) {
+    struct cr_row *row = &all[i];
+    uint64_t seed = hash_str(hash_str(o->seed, p->lines[row->line].name),
+                             p->points[row->point].name);
+    int err =
+        row->drop == CR_KEPT
+            ? finish_row(row, o, seed) ||
+                  append_row(&out->rows, &out->n_rows, &cap_rows, row)
+            : append_row(&out->dropped, &out->n_dropped, &cap_dropped, row);
+    if (err)
+      goto done;
+    all[i].obs = NULL, all[i].m = NULL; /* owned by out now */
   }
   cr_rank(out->rows, out->n_rows, o->sort, p);
   if (out->n_rows == 0)
     cr_guidance_explain(p, o, out);
+  else if (o->top > 0 && cr_answer_explain(p, o, out))
+    goto done;
   rc = 0;
 done:
+  for (size_t i = 0; i < n_all; i++)
+    free_row(&all[i]);
+  free(all);
   free(inactive);
   free(t);
   free(pin);

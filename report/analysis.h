@@ -18,6 +18,7 @@ extern const int cr_pred_permille[CR_PRED_N]; /* 250, 500, 1000 */
 enum cr_sort { CR_SORT_SLOPE, CR_SORT_MAX, CR_SORT_MIN };
 
 struct cr_options {
+  unsigned top;        /* the answer's top k (0: no answer) */
   unsigned min_points; /* distinct speedups needed, baseline included */
   const char *point;   /* only this progress point, or NULL */
   enum cr_sort sort;
@@ -51,6 +52,12 @@ struct cr_measure {
   int valid;         /* value finite and > 0 */
   double y, lo, hi;  /* program speedup, 95% CI (NAN when unknown) */
   double weight;     /* cr_point_weight of the point estimate */
+  /* Noise (bootstrap.c): the experiments' duration-weighted relative
+   * variance around the combined value, kappa (the relative variance of
+   * the value over a total duration D is kappa / D) with df = experiments
+   * - 1; and the point's pooled kappa, worth df_prior experiments here. */
+  double kappa, df;
+  double kappa_prior, df_prior;
 };
 
 enum cr_drop {
@@ -69,9 +76,9 @@ struct cr_pool {
   enum cr_point_kind kind;
   struct cr_exp_obs *obs;
   size_t n;
-  struct cr_measure m;    /* combined; m.n == n */
-  double *rep_value;      /* per replicate: the resampled value */
-  double *rep_visits;     /* ... and its visits (arrivals for latency) */
+  struct cr_measure m; /* combined; m.n == n */
+  double *rep_value;   /* per replicate: the resampled value */
+  double *rep_visits;  /* ... and its visits (arrivals for latency) */
   size_t reps;
 };
 
@@ -109,8 +116,27 @@ struct cr_guidance {
   char message[1024];
 };
 
+/* The answer to "which lines, and how sure" (answer.c). */
+#define CR_TOP_MAX 20
+struct cr_answer {
+  unsigned k; /* the top k looked at: min(--top, rows plotted) */
+  /* The top k, in order, has been the same over the last `stable` of the
+   * profile's experiments (prefixes checked at steps of a tenth). */
+  size_t stable;
+  /* Per rank 1..k: whether its 95% interval of the slope overlaps no
+   * other row's (its rank is settled); if not, the row it overlaps that
+   * takes the most runs to tell apart (rival: 1 + its index in rows) and
+   * how many more runs (-1: they may be equal: no number of runs is
+   * predicted to separate them). */
+  int settled[CR_TOP_MAX];
+  size_t rival[CR_TOP_MAX];
+  long more_runs[CR_TOP_MAX];
+  int top_set_settled; /* every top-k interval lies above all the others */
+};
+
 struct cr_result {
-  struct cr_pool *pools; /* one per progress point with baselines */
+  struct cr_answer answer; /* when o->top > 0 and rows were plotted */
+  struct cr_pool *pools;   /* one per progress point with baselines */
   size_t n_pools;
   struct cr_row *rows; /* kept rows, ranked */
   size_t n_rows;
@@ -155,18 +181,31 @@ double cr_point_weight(double visits, double r);
 double cr_measure_value(enum cr_point_kind kind, double duration, double delta,
                         double arrivals, double difference);
 
-/* bootstrap.c: fills lo/hi of every measure, slope and predictions. A
- * pooled baseline's replicates must have been drawn (cr_pool_bootstrap,
- * with the same number of replicates). */
+/* bootstrap.c: the noise of one measure's experiments (fills kappa, df);
+ * obs as in cr_combine. */
+void cr_measure_noise(enum cr_point_kind kind, const struct cr_exp_obs *obs,
+                      struct cr_measure *m);
+/* Gives a measure its point's pooled noise, kappa_pool with df_pool
+ * degrees of freedom, as a prior (fills kappa_prior, df_prior). */
+void cr_measure_moderate(struct cr_measure *m, double kappa_pool,
+                         double df_pool);
+/* Fills lo/hi of every measure, slope and predictions. A pooled
+ * baseline's replicates must have been drawn (cr_pool_bootstrap, with the
+ * same number of replicates). */
 int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed);
 /* Draws the replicates of a pool. Returns 0, -1 on out of memory. */
-int cr_pool_bootstrap(struct cr_pool *pool, unsigned replicates,
-                      uint64_t seed);
+int cr_pool_bootstrap(struct cr_pool *pool, unsigned replicates, uint64_t seed);
 
 /* Combines obs[m->first .. m->first + m->n) into m (sums; the in-flight
  * count weighted by duration) and sets its value and validity. */
 void cr_combine(enum cr_point_kind kind, const struct cr_exp_obs *obs,
                 struct cr_measure *m);
+
+/* answer.c: fills r->answer: stability of the top k over the profile's
+ * experiments, and which ranks are settled by their intervals. Returns 0,
+ * -1 on out of memory. */
+int cr_answer_explain(const struct cr_profile *p, const struct cr_options *o,
+                      struct cr_result *r);
 
 /* guidance.c: why nothing can be plotted, and how many more runs. */
 void cr_guidance_explain(const struct cr_profile *p, const struct cr_options *o,

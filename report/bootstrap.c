@@ -1,15 +1,18 @@
-/* bootstrap.c: 95% confidence intervals by a stratified bootstrap over
- * experiments.
+/* bootstrap.c: 95% confidence intervals by a parametric bootstrap over
+ * each speedup's combined value.
  *
- * Each replicate resamples, with replacement, the experiments of every
- * speedup of the row (stratified: each speedup keeps its number of
- * experiments), recombines them exactly as the point estimate does, and
- * recomputes every program speedup, the slope and the predictions. The
- * interval is the 2.5th-97.5th percentile of the replicates. A speedup
- * measured by a single experiment cannot be resampled; its visit (or
- * arrival) count is redrawn from a Poisson law of the same mean instead,
- * which is the counting noise of a rate. The generator is seeded from
- * --seed and the row's names, so the same input gives the same output.
+ * Each speedup's value (the period between visits, or the mean latency)
+ * is redrawn as value x (1 + se x T), T a Student t variate, se its
+ * relative standard error from the noise its experiments show (kappa, the
+ * duration-weighted relative variance), moderated towards the noise of
+ * every speedup of every line of the same progress point: a profile has
+ * 2-5 experiments per (line, speedup), far too few to estimate a variance
+ * alone (a resample of 2 or 3 experiments covered the truth 78-84% of the
+ * time), but hundreds in all. Every program speedup, the slope and the
+ * predictions are recomputed per replicate; the interval is the 2.5th-97.5th
+ * percentile. docs/report.md has the method and its measured coverage. The
+ * generator is seeded from --seed and the row's names, so the same input
+ * gives the same output.
  */
 #include "analysis.h"
 
@@ -30,69 +33,112 @@ static uint64_t next_u64(struct rng *r) { /* splitmix64 */
 
 static double u01(struct rng *r) { return (next_u64(r) >> 11) * 0x1p-53; }
 
-static size_t below(struct rng *r, size_t n) {
-  size_t i = (size_t)(u01(r) * (double)n);
-  return i < n ? i : n - 1;
-}
-
 static double std_normal(struct rng *r) { /* Box-Muller */
   double u = u01(r), v = u01(r);
   return sqrt(-2 * log(u > 0 ? u : 0x1p-53)) * cos(6.283185307179586 * v);
 }
 
-static uint64_t poisson(struct rng *r, uint64_t mean) {
-  if (mean == 0)
-    return 0;
-  if (mean < 30) { /* Knuth: multiply uniforms until below e^-mean */
-    double limit = exp(-(double)mean), prod = u01(r);
-    uint64_t k = 0;
-    while (prod > limit) {
-      k++;
-      prod *= u01(r);
-    }
-    return k;
+/* Gamma(a, 1) (Marsaglia and Tsang; a < 1 by boosting). */
+static double gamma_draw(struct rng *r, double a) {
+  if (a < 1) {
+    double u = u01(r);
+    return gamma_draw(r, a + 1) * pow(u > 0 ? u : 0x1p-53, 1 / a);
   }
-  double x = round((double)mean + sqrt((double)mean) * std_normal(r));
-  if (!(x > 0))
-    return 0;
-  return x < 0x1p64 ? (uint64_t)x : UINT64_MAX;
+  double d = a - 1.0 / 3, c = 1 / sqrt(9 * d);
+  for (;;) {
+    double x = std_normal(r), v = 1 + c * x;
+    if (v <= 0)
+      continue;
+    v = v * v * v;
+    double u = u01(r);
+    if (u < 1 - 0.0331 * x * x * x * x ||
+        log(u > 0 ? u : 0x1p-53) < 0.5 * x * x + d * (1 - v + log(v)))
+      return d * v;
+  }
 }
 
-/* The value of measure m (over obs) recomputed from a resample of its
- * experiments; `*visits` gets the resample's visits (arrivals for
- * latency). */
-static double resample(enum cr_point_kind kind, const struct cr_exp_obs *obs,
-                       const struct cr_measure *m, struct rng *r,
-                       double *visits) {
-  if (m->n == 1) {
-    const struct cr_exp_obs *o = &obs[m->first];
-    double delta = kind == CR_THROUGHPUT ? (double)poisson(r, o->delta) : 0;
-    double arrivals = kind == CR_LATENCY ? (double)poisson(r, o->arrivals) : 0;
-    *visits = kind == CR_LATENCY ? arrivals : delta;
-    return cr_measure_value(kind, o->duration, delta, arrivals, o->difference);
+/* Per-experiment numbers of one observation: the rate of visits
+ * (throughput) or the mean latency (latency); 0 when undefined. */
+static double obs_value(enum cr_point_kind kind, const struct cr_exp_obs *o) {
+  if (kind == CR_THROUGHPUT)
+    return o->duration > 0 ? (double)o->delta / o->duration : 0;
+  return cr_measure_value(kind, o->duration, 0, (double)o->arrivals,
+                          o->difference);
+}
+
+void cr_measure_noise(enum cr_point_kind kind, const struct cr_exp_obs *obs,
+                      struct cr_measure *m) {
+  m->kappa = m->df = 0;
+  double whole = kind == CR_THROUGHPUT
+                     ? (m->duration > 0 ? (double)m->delta / m->duration : 0)
+                     : m->value;
+  if (!(whole > 0))
+    return;
+  double sum = 0;
+  size_t n = 0;
+  for (size_t i = m->first; i < m->first + m->n; i++) {
+    const struct cr_exp_obs *o = &obs[i];
+    double x = obs_value(kind, o);
+    /* A latency experiment without arrivals says nothing of W; a
+     * throughput one without visits is a real zero rate. */
+    if (kind == CR_LATENCY && !(x > 0))
+      continue;
+    double e = x / whole - 1;
+    sum += o->duration * e * e;
+    n++;
   }
-  double duration = 0, weighted = 0, delta = 0, arrivals = 0;
-  for (size_t k = 0; k < m->n; k++) {
-    const struct cr_exp_obs *o = &obs[m->first + below(r, m->n)];
-    duration += o->duration;
-    delta += (double)o->delta;
-    arrivals += (double)o->arrivals;
-    weighted += o->difference * o->duration;
+  if (n >= 2) {
+    m->df = (double)(n - 1);
+    m->kappa = sum / m->df;
   }
-  /* A resample of n experiments spreads sqrt((n-1)/n) times less than new
-   * data would (the plug-in variance); widen each sum's deviation from the
-   * measured sum by the inverse, which matters most for the 2-5
-   * experiments per speedup typical of a profile. */
-  double c = sqrt((double)m->n / (double)(m->n - 1));
-  duration = fmax(0, m->duration + c * (duration - m->duration));
-  delta = fmax(0, (double)m->delta + c * (delta - (double)m->delta));
-  arrivals =
-      fmax(0, (double)m->arrivals + c * (arrivals - (double)m->arrivals));
-  double w0 = m->difference * m->duration;
-  weighted = w0 + c * (weighted - w0);
-  double diff = duration > 0 ? weighted / duration : 0;
-  *visits = kind == CR_LATENCY ? arrivals : delta;
-  return cr_measure_value(kind, duration, delta, arrivals, diff);
+}
+
+/* How many degrees of freedom of the point's pooled noise a measure's
+ * own estimate is moderated with (a prior worth this many experiments):
+ * enough to tame 2-3 experiments, few enough that a speedup whose noise
+ * really differs (delays add jitter) still shows it once it has 10+. */
+#define PRIOR_DF 8.0
+
+void cr_measure_moderate(struct cr_measure *m, double kappa_pool,
+                         double df_pool) {
+  /* The pool holds this measure's own experiments too: count them once. */
+  double others = df_pool > m->df ? df_pool - m->df : 0;
+  m->df_prior = others < PRIOR_DF ? others : PRIOR_DF;
+  m->kappa_prior = kappa_pool;
+}
+
+/* A chi-square variate with df degrees of freedom (0 for none). */
+static double chi2_draw(struct rng *r, double df) {
+  return df > 0 ? 2 * gamma_draw(r, df / 2) : 0;
+}
+
+/* The value of measure m in one replicate; `*visits` its visits (arrivals
+ * for latency), which weigh the point in the fits. The moderated variance
+ * s2 = (df kappa + df_prior kappa_prior) / (df + df_prior) is uncertain
+ * itself: each replicate draws it as s2 (df + df_prior) / chi2 with a
+ * chi-square of df + df_prior degrees of freedom (so each point's interval
+ * is a t interval with those), made of prior_chi2, drawn once per
+ * replicate and shared by every speedup of the row (they all lean on the
+ * same pooled estimate: independent draws would average its error away in
+ * the slope), plus one of the measure's own df. */
+static double redraw(enum cr_point_kind kind, const struct cr_measure *m,
+                     double prior_chi2, struct rng *r, double *visits) {
+  double v = (double)(kind == CR_LATENCY ? m->arrivals : m->delta);
+  *visits = v;
+  double df = m->df + m->df_prior, var;
+  if (df > 0 && m->duration > 0) {
+    double s2 = (m->df * m->kappa + m->df_prior * m->kappa_prior) / df;
+    double chi2 = prior_chi2 + chi2_draw(r, m->df);
+    var = chi2 > 0 ? s2 * df / chi2 / m->duration : 0;
+  } else {
+    /* No spread to go by (one experiment in all): counting noise. */
+    var = v > 0 ? 1 / v : 0;
+  }
+  double f = 1 + sqrt(var) * std_normal(r);
+  if (!(f > 0))
+    return 0; /* a draw past zero rate: undefined in this replicate */
+  /* Throughput noise is on the rate, the value is its inverse. */
+  return kind == CR_THROUGHPUT ? m->value / f : m->value * f;
 }
 
 int cr_pool_bootstrap(struct cr_pool *pool, unsigned replicates,
@@ -106,19 +152,20 @@ int cr_pool_bootstrap(struct cr_pool *pool, unsigned replicates,
   struct rng r = {seed};
   for (size_t b = 0; b < replicates; b++)
     pool->rep_value[b] =
-        resample(pool->kind, pool->obs, &pool->m, &r, &pool->rep_visits[b]);
+        redraw(pool->kind, &pool->m, chi2_draw(&r, pool->m.df_prior), &r,
+               &pool->rep_visits[b]);
   return 0;
 }
 
 /* Measure i of the row in replicate b. */
 static double replicate(const struct cr_row *row, size_t i, size_t b,
-                        struct rng *r, double *visits) {
+                        double prior_chi2, struct rng *r, double *visits) {
   const struct cr_measure *m = &row->m[i];
   if (m->pool && b < m->pool->reps) {
     *visits = m->pool->rep_visits[b];
     return m->pool->rep_value[b];
   }
-  return resample(row->kind, row->obs, m, r, visits);
+  return redraw(row->kind, m, prior_chi2, r, visits);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -162,10 +209,15 @@ int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed) {
     return -1;
   }
   struct rng r = {seed};
+  double prior_df = 0;
+  for (size_t i = 0; i < n; i++)
+    prior_df = fmax(prior_df, row->m[i].df_prior);
   for (size_t b = 0; b < reps; b++) {
+    double prior_chi2 = chi2_draw(&r, prior_df);
     for (size_t i = 0; i < n; i++) {
       ws[i] = 0; /* visits until the weight is known */
-      one[i] = row->m[i].valid ? replicate(row, i, b, &r, &ws[i]) : 0;
+      one[i] =
+          row->m[i].valid ? replicate(row, i, b, prior_chi2, &r, &ws[i]) : 0;
     }
     double base = one[0];
     for (size_t i = 0; i < n; i++) {

@@ -95,6 +95,29 @@ static const char *guidance_name(enum cr_guidance_reason g) {
   return n[g];
 }
 
+/* The answer (answer.c), or null when nothing is plotted. */
+static json_t *answer_json(const struct cr_result *r) {
+  const struct cr_answer *a = &r->answer;
+  if (a->k == 0)
+    return json_null();
+  json_t *ranks = json_array();
+  for (unsigned i = 0; i < a->k; i++) {
+    json_t *o = json_pack("{s:I, s:b}", "rank", (json_int_t)(i + 1), "settled",
+                          a->settled[i]);
+    if (!a->settled[i] && a->rival[i]) {
+      json_object_set_new(o, "overlaps_rank",
+                          json_integer((json_int_t)a->rival[i]));
+      json_object_set_new(o, "more_runs",
+                          a->more_runs[i] >= 0 ? json_integer(a->more_runs[i])
+                                               : json_null());
+    }
+    json_array_append_new(ranks, o);
+  }
+  return json_pack("{s:I, s:I, s:b, s:o}", "top", (json_int_t)a->k,
+                   "stable_experiments", (json_int_t)a->stable,
+                   "top_set_settled", a->top_set_settled, "ranks", ranks);
+}
+
 json_t *cr_report_json(const struct cr_report *rep) {
   const struct cr_result *r = rep->r;
   const struct cr_profile *p = rep->p;
@@ -117,7 +140,7 @@ json_t *cr_report_json(const struct cr_report *rep) {
                       rep->o->point ? json_string(rep->o->point) : json_null());
   json_object_set_new(
       doc, "ci",
-      json_pack("{s:s, s:f, s:I, s:I}", "method", "stratified-bootstrap",
+      json_pack("{s:s, s:f, s:I, s:I}", "method", "parametric-bootstrap",
                 "level", 0.95, "replicates", (json_int_t)rep->o->replicates,
                 "seed", (json_int_t)(rep->o->seed & 0x7fffffffffffffffull)));
   json_object_set_new(doc, "predicted_method", json_string("local-linear"));
@@ -128,6 +151,7 @@ json_t *cr_report_json(const struct cr_report *rep) {
     json_array_append_new(dropped, row_json(rep, &r->dropped[i], 0));
   json_object_set_new(doc, "lines", lines);
   json_object_set_new(doc, "dropped", dropped);
+  json_object_set_new(doc, "answer", answer_json(r));
   if (r->n_rows == 0) {
     json_object_set_new(doc, "guidance",
                         json_pack("{s:s, s:o, s:s}", "reason",

@@ -71,6 +71,60 @@ static void print_dropped(FILE *f, const struct cr_report *rep) {
           n[CR_NO_PROGRESS]);
 }
 
+/* Ranks first..last, as "1", "1-2" or "1, 3". */
+static void print_ranks(FILE *f, const struct cr_answer *a, int settled) {
+  const char *sep = "";
+  for (unsigned i = 0; i < a->k; i++)
+    if (a->settled[i] == settled) {
+      fprintf(f, "%s%u", sep, i + 1);
+      sep = ", ";
+    }
+}
+
+static void print_answer(FILE *f, const struct cr_report *rep) {
+  const struct cr_answer *a = &rep->r->answer;
+  const struct cr_profile *p = rep->p;
+  if (a->k == 0)
+    return;
+  unsigned n_settled = 0;
+  for (unsigned i = 0; i < a->k; i++)
+    n_settled += a->settled[i] != 0;
+  if (a->k == 1)
+    fputs("answer: the top line ", f);
+  else
+    fprintf(f, "answer: the top %u ", a->k);
+  if (a->stable > 0)
+    fprintf(f, "%s been the same over the last %zu of %zu experiments",
+            a->k == 1 ? "has" : "have", a->stable, p->n_experiments);
+  else
+    fprintf(f, "changed within the last tenth of the %zu experiments",
+            p->n_experiments);
+  if (n_settled == a->k) {
+    fprintf(f,
+            "; %s settled: 95%% intervals apart from every other "
+            "line\n",
+            a->k == 1 ? "it is" : "all are");
+    return;
+  }
+  if (n_settled) {
+    fputs("; settled: rank ", f);
+    print_ranks(f, a, 1);
+  }
+  fprintf(f, "%s\n", a->top_set_settled ? "; the top set is settled" : "");
+  for (unsigned i = 0; i < a->k; i++) {
+    if (a->settled[i] || !a->rival[i])
+      continue;
+    const struct cr_row *rival = &rep->r->rows[a->rival[i] - 1];
+    fprintf(f, "  rank %u overlaps %s (rank %zu): ", i + 1,
+            p->lines[rival->line].name, a->rival[i]);
+    if (a->more_runs[i] < 0)
+      fputs("too close to tell apart\n", f);
+    else
+      fprintf(f, "about %ld more run%s of the same length\n", a->more_runs[i],
+              a->more_runs[i] == 1 ? "" : "s");
+  }
+}
+
 int cr_write_text(FILE *f, const struct cr_report *rep) {
   const struct cr_result *r = rep->r;
   const struct cr_profile *p = rep->p;
@@ -129,5 +183,6 @@ int cr_write_text(FILE *f, const struct cr_report *rep) {
     fputc('\n', f);
   }
   print_dropped(f, rep);
+  print_answer(f, rep);
   return 0;
 }

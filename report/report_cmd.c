@@ -21,6 +21,7 @@ static void usage(FILE *f) {
         "  --json             print JSON (schema in docs/report.md)\n"
         "  --html FILE        also write a self-contained HTML page of plots\n"
         "  --sort KEY         slope (default), max or min\n"
+        "  --top N            the answer's top N lines (default 3; 0: none)\n"
         "  --min-points N     distinct speedups a line needs, baseline "
         "included (default 5)\n"
         "  --point NAME       only this progress point\n"
@@ -71,7 +72,8 @@ static int parse_args(int argc, char **argv, struct args *a) {
     O_DIR,
     O_BOOT,
     O_SEED,
-    O_ERR
+    O_ERR,
+    O_TOP
   };
   static const struct option longopts[] = {
       {"json", no_argument, 0, O_JSON},
@@ -83,6 +85,7 @@ static int parse_args(int argc, char **argv, struct args *a) {
       {"bootstrap", required_argument, 0, O_BOOT},
       {"seed", required_argument, 0, O_SEED},
       {"max-errors", required_argument, 0, O_ERR},
+      {"top", required_argument, 0, O_TOP},
       {"help", no_argument, 0, 'h'},
       {0, 0, 0, 0}};
   int c;
@@ -126,6 +129,11 @@ static int parse_args(int argc, char **argv, struct args *a) {
       if (parse_uint("--seed", optarg, ULONG_MAX, &v))
         return -1;
       a->o.seed = v;
+      break;
+    case O_TOP:
+      if (parse_uint("--top", optarg, CR_TOP_MAX, &v))
+        return -1;
+      a->o.top = (unsigned)v;
       break;
     case O_ERR:
       if (parse_uint("--max-errors", optarg, 1000000, &v))

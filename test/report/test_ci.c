@@ -117,26 +117,31 @@ int main(void) {
     }
   fixture_free(&one);
 
-  /* Coverage: over 200 independent synthetic profiles (6 experiments per
-   * speedup), the 95% interval at speedup .5 should contain the true 0.2
-   * about 95% of the time (measured: 188/200). The bar, 90%, allows for the
-   * binomial spread of 200 trials (sd 1.5%) and fails without the
-   * small-sample widening (179/200 then). */
-  unsigned covered = 0, trials = 200;
-  for (unsigned t = 0; t < trials; t++) {
-    struct fixture c;
-    char *text = synthetic(6, 1000 + t);
-    fixture_init(&c);
-    c.o.replicates = 300;
-    fixture_parse(&c, "cov.coz", text);
-    fixture_analyse(&c);
-    free(text);
-    const struct cr_row *r = find_row(&c, "e.c:1", "p");
-    if (r && at(r, 500)->lo <= 0.2 && 0.2 <= at(r, 500)->hi)
-      covered++;
-    fixture_free(&c);
+  /* Coverage: over 200 independent synthetic profiles, the 95% interval
+   * at speedup .5 should contain the true 0.2 about 95% of the time, with
+   * 2 and with 6 experiments per speedup (measured: 193/200 and 195/200).
+   * The bar, 90%, allows for the binomial spread of 200 trials (sd 1.5%).
+   * A resample of each speedup's own experiments covered 78% at 2. */
+  for (unsigned per = 2; per <= 6; per += 4) {
+    unsigned covered = 0, trials = 200;
+    for (unsigned t = 0; t < trials; t++) {
+      struct fixture c;
+      char *text = synthetic(per, 1000 + t);
+      fixture_init(&c);
+      c.o.replicates = 300;
+      c.o.top = 0;
+      fixture_parse(&c, "cov.coz", text);
+      fixture_analyse(&c);
+      free(text);
+      const struct cr_row *r = find_row(&c, "e.c:1", "p");
+      if (r && at(r, 500)->lo <= 0.2 && 0.2 <= at(r, 500)->hi)
+        covered++;
+      fixture_free(&c);
+    }
+    printf("coverage of the true value at s=50%%, %u experiments per "
+           "speedup: %u/%u\n",
+           per, covered, trials);
+    CHECK(covered >= trials * 90 / 100);
   }
-  printf("coverage of the true value at s=50%%: %u/%u\n", covered, trials);
-  CHECK(covered >= trials * 90 / 100);
   return check_done("test_ci");
 }

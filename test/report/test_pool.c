@@ -21,20 +21,20 @@
   "\n"                                                                         \
   "throughput-point\tname=p\tdelta=" d "\n"
 
-static const char profile[] =
-    "startup\ttime=1\tpid=7\n"
-    EXP("a.c:1", "0", "100", "") EXP("a.c:1", "0", "100", "")
+static const char profile[] = "startup\ttime=1\tpid=7\n" EXP(
+    "a.c:1", "0", "100", "") EXP("a.c:1", "0", "100", "")
     EXP("a.c:1", "0.25", "125", "") EXP("a.c:1", "0.5", "150", "")
-    EXP("a.c:1", "0.75", "175", "") EXP("a.c:1", "1", "200", "")
-    EXP("b.c:2", "0.25", "110", "") EXP("b.c:2", "0.5", "120", "")
-    EXP("b.c:2", "0.75", "130", "") EXP("b.c:2", "1", "140", "")
-    EXP("c.c:3", "0", "80", "\tselected-samples=0")
-    EXP("c.c:3", "0", "90", "\tselected-samples=50")
-    EXP("c.c:3", "0.25", "99", "\tselected-samples=50")
-    EXP("c.c:3", "0.5", "108", "\tselected-samples=50")
-    EXP("c.c:3", "0.75", "117", "\tselected-samples=50")
-    EXP("c.c:3", "1", "126", "\tselected-samples=50")
-    "shutdown\ttime=2\tpid=7\n";
+        EXP("a.c:1", "0.75", "175", "") EXP("a.c:1", "1", "200", "") EXP(
+            "b.c:2", "0.25", "110", "") EXP("b.c:2", "0.5", "120", "")
+            EXP("b.c:2", "0.75", "130", "") EXP("b.c:2", "1", "140", "") EXP(
+                "c.c:3", "0", "80", "\tselected-samples=0")
+                EXP("c.c:3", "0", "90", "\tselected-samples=50") EXP(
+                    "c.c:3", "0.25", "99",
+                    "\tselected-samples=50") EXP("c.c:3", "0.5", "108",
+                                                 "\tselected-samples=50")
+                    EXP("c.c:3", "0.75", "117", "\tselected-samples=50") EXP(
+                        "c.c:3", "1", "126",
+                        "\tselected-samples=50") "shutdown\ttime=2\tpid=7\n";
 
 int main(void) {
   struct fixture f;
