@@ -111,8 +111,8 @@ void coz_start_profiler_thread(void) {
   if (r != 0) {
     atomic_store(&coz_profiler_started, false);
     coz_log_notice("cannot start the profiler thread (%s); no experiments "
-                  "will run",
-                  strerror(r));
+                   "will run",
+                   strerror(r));
   }
 }
 

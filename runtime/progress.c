@@ -16,8 +16,8 @@ static _Atomic size_t n_modules;
 COZ_EXPORT void __coz_register_module(const struct coz_module_desc *desc) {
   if (!desc || desc->abi_version != COZ_ABI_VERSION) {
     coz_log_notice("a module was compiled with an incompatible coz-cc pass "
-                  "(ABI %u, runtime %u): rebuild it with this coz-cc",
-                  desc ? desc->abi_version : 0, COZ_ABI_VERSION);
+                   "(ABI %u, runtime %u): rebuild it with this coz-cc",
+                   desc ? desc->abi_version : 0, COZ_ABI_VERSION);
     return;
   }
   size_t i = atomic_fetch_add(&n_modules, 1);

@@ -9,12 +9,13 @@
  * pointers, such as most libraries, hides its caller from a frame-pointer
  * chain), else, where CFI cannot go on, the first in-scope return address
  * of the frame-pointer chain. The stack is read through a view that
- * cannot fault (unwind/stack.h): rbp may hold anything. Then the sample is processed: counted on its line;
- * while the profiler waits for a line, the first attributed line becomes
- * the candidate; during an experiment a sample in the selected line adds
- * the delay size to this thread's local count; and delays.c applies the
- * "minimize delays" rule. A sample that interrupts the runtime's own code
- * (in_runtime) waits in the thread's queue until that code is done. */
+ * cannot fault (unwind/stack.h): rbp may hold anything. Then the sample is
+ * processed: counted on its line; while the profiler waits for a line, the
+ * first attributed line becomes the candidate; during an experiment a sample in
+ * the selected line adds the delay size to this thread's local count; and
+ * delays.c applies the "minimize delays" rule. A sample that interrupts the
+ * runtime's own code (in_runtime) waits in the thread's queue until that code
+ * is done. */
 #include "config.h"
 #include "delays.h"
 #include "experiment.h"

@@ -269,8 +269,9 @@ static void publish(struct coz_objmap *m) {
   if (n == COZ_MAX_OBJMAPS) {
     static bool warned;
     if (!warned)
-      notice("more than " COZ_STR(COZ_MAX_OBJMAPS) " objects with lines in "
-             "scope; narrow COZ_BINARY_SCOPE");
+      notice("more than " COZ_STR(
+          COZ_MAX_OBJMAPS) " objects with lines in "
+                           "scope; narrow COZ_BINARY_SCOPE");
     warned = true;
     return;
   }

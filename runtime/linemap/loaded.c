@@ -3,8 +3,8 @@
 
 #include <elf.h>
 #include <limits.h>
-#include <stdatomic.h>
 #include <link.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -7,8 +7,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-void coz_stack_view_direct(struct coz_stack_view *v, uint64_t lo,
-                           uint64_t size, const void *mem) {
+void coz_stack_view_direct(struct coz_stack_view *v, uint64_t lo, uint64_t size,
+                           const void *mem) {
   v->lo = lo;
   v->size = mem ? size : 0;
   v->mem = mem;

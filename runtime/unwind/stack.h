@@ -33,14 +33,14 @@ struct coz_stack_view {
   const unsigned char *mem;
   uint64_t own_lo, own_hi; /* the thread's own stack, when known */
   int pid;                 /* checked: this process, for process_vm_readv */
-  uint64_t window_at; /* checked: the address window[0] holds, 0 if none */
+  uint64_t window_at;      /* checked: the address window[0] holds, 0 if none */
   unsigned char window[COZ_STACK_WINDOW];
 };
 
 /* A view of size bytes at lo whose bytes are at mem (mem == lo for the
  * live stack). */
-void coz_stack_view_direct(struct coz_stack_view *v, uint64_t lo,
-                           uint64_t size, const void *mem);
+void coz_stack_view_direct(struct coz_stack_view *v, uint64_t lo, uint64_t size,
+                           const void *mem);
 /* A view of [lo, lo + size) whose mapping is not known. */
 void coz_stack_view_checked(struct coz_stack_view *v, uint64_t lo,
                             uint64_t size);

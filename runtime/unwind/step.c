@@ -54,8 +54,8 @@ static bool apply_rule(const struct coz_rule *rule, uint64_t cfa,
  * above the frame, unless the handler ran on another stack: then only a
  * move to the thread's own stack is taken (at most once, so a walk still
  * ends). */
-static enum coz_unwind_result
-step_signal_frame(struct coz_unwind_regs *regs, struct coz_stack_view *stack) {
+static enum coz_unwind_result step_signal_frame(struct coz_unwind_regs *regs,
+                                                struct coz_stack_view *stack) {
   uint64_t uc = regs->sp, pc, sp, bp;
   const uint64_t gregs = offsetof(ucontext_t, uc_mcontext.gregs);
   if (!coz_stack_read(stack, uc + gregs + 8 * REG_RIP, &pc) ||
@@ -136,10 +136,9 @@ struct coz_unwind_regs coz_unwind_regs_of(const void *ucontext) {
                                   (uint64_t)uc->uc_mcontext.gregs[REG_RBP],
                                   true, false};
 #elif defined(__aarch64__)
-  return (struct coz_unwind_regs){(uint64_t)uc->uc_mcontext.pc,
-                                  (uint64_t)uc->uc_mcontext.sp,
-                                  (uint64_t)uc->uc_mcontext.regs[29], true,
-                                  false};
+  return (struct coz_unwind_regs){
+      (uint64_t)uc->uc_mcontext.pc, (uint64_t)uc->uc_mcontext.sp,
+      (uint64_t)uc->uc_mcontext.regs[29], true, false};
 #else
   (void)uc;
   return (struct coz_unwind_regs){0, 0, 0, false, false};

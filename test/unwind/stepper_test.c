@@ -37,8 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -474,8 +474,7 @@ static void test_dlclose(const char *path) {
   coz_stack_view_direct(&v, (uint64_t)(uintptr_t)fake, sizeof fake, fake);
   struct coz_unwind_regs regs = {entry, v.lo, 0, false, false};
   enum coz_unwind_result r = coz_unwind_step(&regs, &v);
-  CHECK(r == COZ_UNWIND_STEPPED && regs.pc == 0x12345678 &&
-            regs.sp == v.lo + 8,
+  CHECK(r == COZ_UNWIND_STEPPED && regs.pc == 0x12345678 && regs.sp == v.lo + 8,
         "loaded: %s", result_name(r));
   dlclose(h);
   regs = (struct coz_unwind_regs){entry, v.lo, 0, false, false};
@@ -515,9 +514,9 @@ static void test_garbage(void) {
     struct coz_stack_view v;
     bool checked = iter % 4 == 3;
     if (checked) /* registers and view anywhere: reads must not fault */
-      coz_stack_view_checked(&v, next_random() % 2 ? next_random()
-                                                   : (uint64_t)(uintptr_t)junk,
-                             size * 64);
+      coz_stack_view_checked(
+          &v, next_random() % 2 ? next_random() : (uint64_t)(uintptr_t)junk,
+          size * 64);
     else
       coz_stack_view_direct(&v, (uint64_t)(uintptr_t)junk, size, junk);
     uint64_t pc = next_random() % 8
@@ -529,9 +528,9 @@ static void test_garbage(void) {
         next_random() % 2 != 0, next_random() % 2 != 0};
     for (int s = 0; s < 8; s++) {
       uint64_t sp = regs.sp;
-      bool moved = next_random() % 2 ? coz_unwind_fp_step(&regs, &v)
-                                     : coz_unwind_step(&regs, &v) ==
-                                           COZ_UNWIND_STEPPED;
+      bool moved = next_random() % 2
+                       ? coz_unwind_fp_step(&regs, &v)
+                       : coz_unwind_step(&regs, &v) == COZ_UNWIND_STEPPED;
       if (!moved)
         break;
       stepped++;

@@ -23,8 +23,8 @@ using jit_fn = uint64_t (*)(uint64_t, uint64_t);
 // CFA = rsp + 8, return address at CFA - 8 (a leaf that pushes nothing).
 struct eh_frame {
   uint32_t cie_len = sizeof cie + 4, cie_id = 0;
-  uint8_t cie[16] = {1, 'z', 'R', 0, 1, 0x78, 16, 1, 0x00,
-                     0x0c, 7, 8, 0x90, 1, 0, 0};
+  uint8_t cie[16] = {1,    'z',  'R', 0, 1,    0x78, 16, 1,
+                     0x00, 0x0c, 7,   8, 0x90, 1,    0,  0};
   uint32_t fde_len = 4 + 8 + 8 + 1 + 3, fde_cie;
   uint64_t pc_begin, pc_range;
   uint8_t aug_len = 0, pad[3] = {0, 0, 0};
@@ -65,8 +65,9 @@ int main() {
   std::memcpy(code, jit_template, size);
   if (mprotect(code, 4096, PROT_READ | PROT_EXEC) != 0)
     return 1;
-  frame.fde_cie = static_cast<uint32_t>(
-      reinterpret_cast<char *>(&frame.fde_cie) - reinterpret_cast<char *>(&frame));
+  frame.fde_cie =
+      static_cast<uint32_t>(reinterpret_cast<char *>(&frame.fde_cie) -
+                            reinterpret_cast<char *>(&frame));
   frame.pc_begin = reinterpret_cast<uint64_t>(code);
   frame.pc_range = size;
   __register_frame(&frame);

@@ -7,11 +7,11 @@
  *   misc ctor              joins a thread a constructor started */
 #include "spin.h"
 #include <coz.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
