@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The runtime draws speedup 0 with probability 1/2, otherwise one of the 20
- * steps 5%..100% uniformly. */
+/* Coz's runtime draws speedup 0 with probability 1/2, otherwise one of the
+ * 20 steps 5%..100% uniformly. coz-cc's draws 0 less often once it has
+ * baselines and favours a line's untried speedups (runtime/allocation.h),
+ * so for its profiles the estimate below is an upper bound. */
 #define GRID 20
 
 /* Expected experiments on one line until `need` new nonzero speedups appear

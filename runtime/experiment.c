@@ -1,14 +1,18 @@
 /* experiment.c: the profiler thread (§2, §3.2).
  *
  * It first builds the line map (the scope), then runs experiments one after
- * another: wait for the first in-scope line any thread samples, pick a
- * speedup (0 with probability 1/2, else 5..100% in steps of 5), publish
- * them, let the experiment run, then write its record with the effective
- * duration (elapsed minus the delay inserted meanwhile), and cool off so
- * that the samples taken during the experiment are processed before the
- * next one. The length doubles while some progress point gets fewer than
- * COZ_MIN_VISITS visits per experiment. */
+ * another: wait for the first in-scope line any thread samples, ask the
+ * allocation (allocation.h) whether to run on it and at which speedup,
+ * publish them, let the experiment run, then write its record with the
+ * effective duration (elapsed minus the delay inserted meanwhile), and cool
+ * off so that the samples taken during the experiment are processed before
+ * the next one. An experiment in which the program neither progressed nor
+ * took a sample (an idle server, a shutdown) measured nothing and is not
+ * written. The length doubles while some progress point gets fewer than
+ * COZ_MIN_VISITS visits per experiment, and halves, down to MIN_LENGTH,
+ * while every point gets more than PLENTY_VISITS. */
 #include "experiment.h"
+#include "allocation.h"
 #include "config.h"
 #include "delays.h"
 #include "exit_message.h"
@@ -28,6 +32,7 @@
 _Atomic(struct coz_line *) coz_exp_selected;
 _Atomic uint64_t coz_exp_delay_ns;
 _Atomic uint64_t coz_exp_selected_samples;
+_Atomic uint64_t coz_exp_samples;
 _Atomic bool coz_exp_selecting;
 _Atomic(struct coz_line *) coz_exp_candidate;
 
@@ -69,18 +74,32 @@ static uint64_t next_random(void) {
   return rng_state * 2685821657736338717ull;
 }
 
-/* §3.2: speedup 0 with probability 1/2 (every line needs its baseline),
- * otherwise uniform over 5..100% in steps of 5. With COZ_FIXED_SPEEDUP=s the
- * experiments alternate between 0 and s: the profile still holds the
- * baseline, measured in the same run and interleaved with the speedup, so
- * slow drifts of the machine affect both alike. */
-static int pick_speedup(void) {
+/* With COZ_FIXED_SPEEDUP=s the experiments alternate between 0 and s: the
+ * profile still holds the baseline, measured in the same run and
+ * interleaved with the speedup, so slow drifts of the machine affect both
+ * alike. Otherwise the allocation picks (§3.2, allocation.h). */
+static int pick_speedup(struct coz_line *line) {
   static unsigned long picks;
   if (coz_config.FIXED_SPEEDUP >= 0)
     return picks++ % 2 ? coz_config.FIXED_SPEEDUP : 0;
-  if (next_random() % 2 == 0)
-    return 0;
-  return (int)(next_random() % 20 + 1) * 5;
+  return coz_alloc_speedup(line);
+}
+
+/* Experiment lengths: never shorter than this (a delay is paid in chunks
+ * of speedup x period when a sample lands; a short experiment has few),
+ * and halved while every point gets more visits than this (counting noise
+ * of 2% per experiment: more time per experiment buys little). */
+#define MIN_LENGTH_NS 200000000u
+#define PLENTY_VISITS 2500u
+
+/* The first throughput point: the one the allocation measures with. */
+static const char *primary_point(size_t n, size_t *index) {
+  for (size_t i = 0; i < n; i++)
+    if (!coz_progress_is_latency(i)) {
+      *index = i;
+      return coz_progress_name(i);
+    }
+  return NULL;
 }
 
 /* Waits for the first in-scope line sampled from now on (§3.2). */
@@ -92,6 +111,9 @@ static struct coz_line *wait_for_line(void) {
     line = atomic_load(&coz_exp_candidate);
     if (line)
       break;
+    /* A sample in a library loaded since is attributed through its CFI
+     * (a frame-pointer walk skips a frameless function's caller). */
+    coz_unwind_refresh();
     sleep_until(coz_now_ns() + 2000000);
   }
   atomic_store(&coz_exp_selecting, false);
@@ -198,11 +220,14 @@ static void run_experiments(void) {
     }
     coz_linemap_refresh();
     coz_unwind_refresh(); /* the objects CFI unwinding reads */
+    size_t n = coz_progress_refresh(), primary = 0;
+    coz_alloc_init(primary_point(n, &primary), next_random);
     struct coz_line *line = fixed ? fixed : wait_for_line();
     if (!line)
       break;
-    int speedup = pick_speedup();
-    size_t n = coz_progress_refresh();
+    if (!fixed && !coz_alloc_accept(line))
+      continue; /* out of the race this time: wait for another line */
+    int speedup = pick_speedup(line);
     if (n > cap) {
       cap = n * 2;
       start = realloc(start, cap * sizeof *start);
@@ -217,6 +242,7 @@ static void run_experiments(void) {
     for (size_t i = 0; i < n; i++)
       start[i] = coz_progress_read(i);
     atomic_store(&coz_exp_selected_samples, 0);
+    atomic_store(&coz_exp_samples, 0);
     uint64_t g0 = coz_delay_global();
     uint64_t t0 = coz_now_ns();
     atomic_store(&coz_exp_delay_ns,
@@ -244,11 +270,21 @@ static void run_experiments(void) {
                                       end,
                                       snapshots ? in_flight_sum : NULL,
                                       snapshots};
-    if (r.duration_ns > 0) {
+    bool idle = atomic_load(&coz_exp_samples) == 0;
+    for (size_t i = 0; i < n && idle; i++)
+      idle = end[i].visits == start[i].visits &&
+             end[i].departures == start[i].departures;
+    if (r.duration_ns > 0 && !idle) {
       uint64_t min_visits = coz_record_experiment(&r);
       coz_exit_message_count(line);
+      if (n > 0)
+        coz_alloc_record(line, speedup, (double)r.duration_ns,
+                         end[primary].visits - start[primary].visits);
       if (min_visits < coz_config.MIN_VISITS && !should_stop())
         length_ns *= 2;
+      else if (min_visits != UINT64_MAX && min_visits > PLENTY_VISITS &&
+               length_ns / 2 >= MIN_LENGTH_NS && !coz_config.END_TO_END)
+        length_ns /= 2;
     }
     coz_record_deltas();
     if (coz_config.END_TO_END)

@@ -14,8 +14,10 @@ struct coz_line;
 extern _Atomic(struct coz_line *) coz_exp_selected;
 /* Delay per sample in the selected line: speedup x period (ns). */
 extern _Atomic uint64_t coz_exp_delay_ns;
-/* Samples that fell in the selected line during the experiment. */
+/* Samples that fell in the selected line during the experiment, and in
+ * any line of the scope. */
 extern _Atomic uint64_t coz_exp_selected_samples;
+extern _Atomic uint64_t coz_exp_samples;
 /* True while the profiler waits for a line: the first in-scope line any
  * thread samples is stored into coz_exp_candidate. */
 extern _Atomic bool coz_exp_selecting;

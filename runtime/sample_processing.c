@@ -71,7 +71,11 @@ static void account(struct coz_thread *t, struct coz_line *line,
     struct coz_line *none = NULL;
     atomic_compare_exchange_strong(&coz_exp_candidate, &none, line);
   }
-  if (atomic_load_explicit(&coz_exp_selected, memory_order_acquire) == line) {
+  struct coz_line *selected =
+      atomic_load_explicit(&coz_exp_selected, memory_order_acquire);
+  if (selected)
+    atomic_fetch_add_explicit(&coz_exp_samples, 1, memory_order_relaxed);
+  if (selected == line) {
     atomic_fetch_add_explicit(&coz_exp_selected_samples, 1,
                               memory_order_relaxed);
     /* delay = speedup x the CPU time this sample stands for (its period). */

@@ -151,6 +151,65 @@ def test_no_profile_without_work():
     return ok
 
 
+def test_idle_experiments():
+    """An experiment in which the program neither progressed nor took a
+    sample measured nothing: it is not written. idle_tail sleeps 1.5 s
+    after its work while a second thread's millisecond of work every 150 ms
+    starts experiments of 50 ms with nothing in them: about 10 of them
+    would be written (and the length would double)."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    p = run_plain(["idle_tail"], {"COZ_OUTPUT": out, "COZ_EXPERIMENT": "50"})
+    exps, _, _ = parse_profile(out)
+    empty = [x for x in exps if visits(x, "spin") == 0
+             and x["selected_samples"] == 0]
+    longest = max((x["duration"] for x in exps), default=0)
+    print("%d experiments, %d without progress or samples, longest %.0f ms"
+          % (len(exps), len(empty), longest / 1e6))
+    ok = p.returncode == 0 and len(exps) >= 2 and len(empty) <= 1
+    print("idle experiments: %s" % ("ok" if ok else "FAILED"))
+    return ok
+
+
+def four_lines():
+    return [line_of("misc.c", "LINE_R%d" % i) for i in range(1, 5)]
+
+
+def test_allocation():
+    """The allocation reads the profile so far: a line whose slope cannot
+    reach the top 3 is run only 1 time in 5 when drawn, and speedup 0 is
+    drawn 1 time in 5 once the baselines have a start. The profile so far
+    (written here) says R1 is flat, R2-R4 steep; four's regions take equal
+    time, so without the allocation R1 would get a quarter of this run's
+    experiments and half would be at speedup 0."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    lines = four_lines()
+    with open(out, "w") as f:
+        f.write("startup\ttime=1\tpid=1\n")
+        for k in range(30):
+            for i, line in enumerate(lines):
+                s = 0 if k % 2 == 0 else 0.05 * (1 + k % 20)
+                y = 0 if i == 0 else 0.8 * s
+                f.write("experiment\tselected=%s\tspeedup=%.2f\t"
+                        "duration=100000000\tselected-samples=50\tpid=1\n"
+                        "throughput-point\tname=four\tdelta=%d\n"
+                        % (line, s, round(1000 / (1 - y))))
+        f.write("shutdown\ttime=2\tpid=1\n")
+    p = run_plain(["four", "4000"], {"COZ_OUTPUT": out, "COZ_EXPERIMENT": "50",
+                                    "COZ_SEED": "7"})
+    exps, _, _ = parse_profile(out)
+    new = [x for x in exps if x["pid"] != 1]
+    r1 = [x for x in new if x["selected"].endswith(lines[0])]
+    zeros = [x for x in new if x["speedup"] == 0]
+    print("%d experiments this run: %d on R1 (flat), %d at speedup 0"
+          % (len(new), len(r1), len(zeros)))
+    ok = p.returncode == 0 and len(new) >= 30
+    ok &= len(r1) <= 0.15 * len(new) and len(zeros) <= 0.35 * len(new)
+    print("allocation: %s" % ("ok" if ok else "FAILED"))
+    return ok
+
+
 def test_end_to_end():
     """COZ_END_TO_END=1: one experiment covering the whole run, written at
     exit, with its progress point (speedup 0: duration = elapsed time)."""

@@ -4,6 +4,10 @@
  *   misc fork              forks a child that works and exits
  *   misc spin MS           spins for MS ms reaching a progress point
  *   misc chdir_spin DIR MS makes DIR, changes into it, then spins
+ *   misc idle_tail         spins 300 ms reaching "spin", then sleeps 1.5 s
+ *                          while a second thread runs 1 ms every 150 ms
+ *   misc four MS           four regions of equal work per round, point
+ *                          "four"
  *   misc ctor              joins a thread a constructor started */
 #include "spin.h"
 #include <coz.h>
@@ -31,6 +35,22 @@ static void *worker(void *arg) {
   printf("worker done %d\n", (int)(x & 1) >= 0);
   fflush(stdout);
   return NULL;
+}
+
+/* idle_tail's second thread: a millisecond of work in scope every 150 ms
+ * starts experiments in which nothing else happens. */
+static volatile int ticking = 1;
+static void *ticker(void *arg) {
+  (void)arg;
+  uint64_t x = 3;
+  while (ticking) {
+    double end = now_s() + 0.001;
+    while (now_s() < end)
+      SPIN(1000, x); /* LINE_TICK */
+    struct timespec nap = {0, 150000000};
+    nanosleep(&nap, NULL);
+  }
+  return (void *)(uintptr_t)(x & 1);
 }
 
 /* A thread started by a constructor, before main: it must be sampled. */
@@ -96,11 +116,35 @@ int main(int argc, char **argv) {
     printf("ctor thread %s\n", ctor_started ? "joined" : "missing");
     return 0;
   }
+  if (strcmp(mode, "idle_tail") == 0) {
+    pthread_t t;
+    pthread_create(&t, NULL, ticker, NULL);
+    uint64_t x = spin_for(0.3, 1);
+    struct timespec nap = {1, 500000000};
+    nanosleep(&nap, NULL);
+    ticking = 0;
+    pthread_join(t, NULL);
+    printf("x=%d\n", (int)(x & 1));
+    return 0;
+  }
+  if (strcmp(mode, "four") == 0) {
+    uint64_t x = 1;
+    double end = now_s() + atof(argc > 2 ? argv[2] : "2000") / 1000;
+    while (now_s() < end) {
+      SPIN(200000, x); /* LINE_R1 */
+      SPIN(200000, x); /* LINE_R2 */
+      SPIN(200000, x); /* LINE_R3 */
+      SPIN(200000, x); /* LINE_R4 */
+      COZ_PROGRESS_NAMED("four");
+    }
+    printf("x=%d\n", (int)(x & 1));
+    return 0;
+  }
   if (strcmp(mode, "spin") == 0) {
     uint64_t x = spin_for(atof(argc > 2 ? argv[2] : "500") / 1000, 1);
     printf("x=%d\n", (int)(x & 1));
     return 0;
   }
-  fprintf(stderr, "usage: misc noprogress|pthread_exit|fork|spin MS\n");
+  fprintf(stderr, "usage: misc noprogress|pthread_exit|fork|spin MS|...\n");
   return 2;
 }
