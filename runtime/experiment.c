@@ -190,6 +190,118 @@ static void observe_until(uint64_t deadline, size_t n, double *in_flight_sum,
   }
 }
 
+/* Modules registered since (dlopen'ed libraries built with the pass) widen
+ * the default scope; then read objects loaded since. Both are cheap when
+ * nothing changed. */
+static void refresh_scope(void) {
+  if (coz_progress_modules() > modules_in_scope) {
+    size_t n_new = 0;
+    const char **files = coz_progress_files(modules_in_scope, &n_new);
+    modules_in_scope = coz_progress_modules();
+    if (files && n_new)
+      coz_linemap_add_default_files(files, n_new);
+    free(files);
+  }
+  coz_linemap_refresh();
+  coz_unwind_refresh(); /* the objects CFI unwinding reads */
+}
+
+/* The points' readings around one experiment, grown with the points. */
+struct readings {
+  struct coz_point_reading *start, *end;
+  double *in_flight_sum; /* latency points: sums of in-flight counts */
+  uint64_t snapshots;
+  size_t cap;
+};
+
+static bool readings_fit(struct readings *rd, size_t n) {
+  if (n <= rd->cap)
+    return true;
+  size_t cap = n * 2;
+  struct coz_point_reading *s = realloc(rd->start, cap * sizeof *s);
+  if (s)
+    rd->start = s;
+  struct coz_point_reading *e = realloc(rd->end, cap * sizeof *e);
+  if (e)
+    rd->end = e;
+  double *f = realloc(rd->in_flight_sum, cap * sizeof *f);
+  if (f)
+    rd->in_flight_sum = f;
+  if (!s || !e || !f)
+    return false;
+  rd->cap = cap;
+  return true;
+}
+
+/* Neither progress nor a sample: an idle server, a shutdown. */
+static bool idle(const struct readings *rd, size_t n) {
+  if (atomic_load(&coz_exp_samples) != 0)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (rd->end[i].visits != rd->start[i].visits ||
+        rd->end[i].departures != rd->start[i].departures)
+      return false;
+  return true;
+}
+
+/* Doubles while a point is visited too rarely to measure, halves while
+ * every point is visited plenty. */
+static uint64_t adapt_length(uint64_t length_ns, uint64_t min_visits) {
+  if (min_visits < coz_config.MIN_VISITS && !should_stop())
+    return length_ns * 2;
+  if (min_visits != UINT64_MAX && min_visits > PLENTY_VISITS &&
+      length_ns / 2 >= MIN_LENGTH_NS)
+    return length_ns / 2;
+  return length_ns;
+}
+
+/* One experiment on line at speedup (percent), with n points of which
+ * `primary` measures for the allocation; writes its record. */
+static void run_one(struct coz_line *line, int speedup, size_t n,
+                    size_t primary, uint64_t *length_ns, struct readings *rd) {
+  for (size_t i = 0; i < n; i++) {
+    rd->in_flight_sum[i] = 0;
+    rd->start[i] = coz_progress_read(i);
+  }
+  rd->snapshots = 0;
+  atomic_store(&coz_exp_selected_samples, 0);
+  atomic_store(&coz_exp_samples, 0);
+  uint64_t g0 = coz_delay_global();
+  uint64_t t0 = coz_now_ns();
+  atomic_store(&coz_exp_delay_ns, coz_config.PERIOD * (uint64_t)speedup / 100u);
+  atomic_store(&coz_exp_selected, line);
+
+  observe_until(coz_config.END_TO_END ? UINT64_MAX : t0 + *length_ns, n,
+                rd->in_flight_sum, &rd->snapshots);
+
+  atomic_store(&coz_exp_selected, NULL);
+  atomic_store(&coz_exp_delay_ns, 0);
+  uint64_t elapsed = coz_now_ns() - t0;
+  uint64_t inserted = coz_delay_global() - g0;
+  for (size_t i = 0; i < n; i++)
+    rd->end[i] = coz_progress_read(i);
+  char name[COZ_LINE_NAME_MAX];
+  coz_line_name(line, name, sizeof name);
+  struct coz_experiment_result r = {name,
+                                    speedup,
+                                    elapsed > inserted ? elapsed - inserted : 0,
+                                    atomic_load(&coz_exp_selected_samples),
+                                    n,
+                                    rd->start,
+                                    rd->end,
+                                    rd->snapshots ? rd->in_flight_sum : NULL,
+                                    rd->snapshots};
+  if (r.duration_ns == 0 || idle(rd, n))
+    return;
+  uint64_t min_visits = coz_record_experiment(&r);
+  coz_exit_message_count(line);
+  if (n > 0)
+    coz_alloc_record(line, speedup, (double)r.duration_ns,
+                     rd->end[primary].visits - rd->start[primary].visits);
+  if (!coz_config.END_TO_END)
+    *length_ns = adapt_length(*length_ns, min_visits);
+}
+
 static void run_experiments(void) {
   struct coz_line *fixed = NULL;
   if (*coz_config.FIXED_LINE) {
@@ -203,97 +315,25 @@ static void run_experiments(void) {
     }
   }
   uint64_t length_ns = coz_config.EXPERIMENT * 1000000u;
-  struct coz_point_reading *start = NULL, *end = NULL;
-  double *in_flight_sum = NULL;
-  size_t cap = 0;
+  struct readings rd = {0};
   while (!should_stop()) {
-    /* Modules registered since (dlopen'ed libraries built with the pass)
-     * widen the default scope; then read objects loaded since. Both are
-     * cheap when nothing changed. */
-    if (coz_progress_modules() > modules_in_scope) {
-      size_t n_new = 0;
-      const char **files = coz_progress_files(modules_in_scope, &n_new);
-      modules_in_scope = coz_progress_modules();
-      if (files && n_new)
-        coz_linemap_add_default_files(files, n_new);
-      free(files);
-    }
-    coz_linemap_refresh();
-    coz_unwind_refresh(); /* the objects CFI unwinding reads */
+    refresh_scope();
     size_t n = coz_progress_refresh(), primary = 0;
     coz_alloc_init(primary_point(n, &primary), next_random);
     struct coz_line *line = fixed ? fixed : wait_for_line();
-    if (!line)
+    if (!line || !readings_fit(&rd, n))
       break;
     if (!fixed && !coz_alloc_accept(line))
       continue; /* out of the race this time: wait for another line */
-    int speedup = pick_speedup(line);
-    if (n > cap) {
-      cap = n * 2;
-      start = realloc(start, cap * sizeof *start);
-      end = realloc(end, cap * sizeof *end);
-      in_flight_sum = realloc(in_flight_sum, cap * sizeof *in_flight_sum);
-      if (!start || !end || !in_flight_sum)
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-      in_flight_sum[i] = 0;
-    uint64_t snapshots = 0;
-    for (size_t i = 0; i < n; i++)
-      start[i] = coz_progress_read(i);
-    atomic_store(&coz_exp_selected_samples, 0);
-    atomic_store(&coz_exp_samples, 0);
-    uint64_t g0 = coz_delay_global();
-    uint64_t t0 = coz_now_ns();
-    atomic_store(&coz_exp_delay_ns,
-                 coz_config.PERIOD * (uint64_t)speedup / 100u);
-    atomic_store(&coz_exp_selected, line);
-
-    observe_until(coz_config.END_TO_END ? UINT64_MAX : t0 + length_ns, n,
-                  in_flight_sum, &snapshots);
-
-    atomic_store(&coz_exp_selected, NULL);
-    atomic_store(&coz_exp_delay_ns, 0);
-    uint64_t elapsed = coz_now_ns() - t0;
-    uint64_t inserted = coz_delay_global() - g0;
-    for (size_t i = 0; i < n; i++)
-      end[i] = coz_progress_read(i);
-    char name[COZ_LINE_NAME_MAX];
-    coz_line_name(line, name, sizeof name);
-    struct coz_experiment_result r = {name,
-                                      speedup,
-                                      elapsed > inserted ? elapsed - inserted
-                                                         : 0,
-                                      atomic_load(&coz_exp_selected_samples),
-                                      n,
-                                      start,
-                                      end,
-                                      snapshots ? in_flight_sum : NULL,
-                                      snapshots};
-    bool idle = atomic_load(&coz_exp_samples) == 0;
-    for (size_t i = 0; i < n && idle; i++)
-      idle = end[i].visits == start[i].visits &&
-             end[i].departures == start[i].departures;
-    if (r.duration_ns > 0 && !idle) {
-      uint64_t min_visits = coz_record_experiment(&r);
-      coz_exit_message_count(line);
-      if (n > 0)
-        coz_alloc_record(line, speedup, (double)r.duration_ns,
-                         end[primary].visits - start[primary].visits);
-      if (min_visits < coz_config.MIN_VISITS && !should_stop())
-        length_ns *= 2;
-      else if (min_visits != UINT64_MAX && min_visits > PLENTY_VISITS &&
-               length_ns / 2 >= MIN_LENGTH_NS && !coz_config.END_TO_END)
-        length_ns /= 2;
-    }
+    run_one(line, pick_speedup(line), n, primary, &length_ns, &rd);
     coz_record_deltas();
     if (coz_config.END_TO_END)
       break;
     sleep_until(coz_now_ns() + coz_config.COOLOFF * 1000000u);
   }
-  free(start);
-  free(end);
-  free(in_flight_sum);
+  free(rd.start);
+  free(rd.end);
+  free(rd.in_flight_sum);
 }
 
 void *coz_profiler_main(void *arg) {
