@@ -2,7 +2,7 @@
  * each speedup's combined value.
  *
  * Each speedup's value (the period between visits, or the mean latency)
- * is redrawn as value x (1 + se x T), T a Student t variate, se its
+ * is redrawn as value x exp(se x T), T about a Student t variate, se its
  * relative standard error from the noise its experiments show (kappa, the
  * duration-weighted relative variance), moderated towards the noise of
  * every speedup of every line of the same progress point: a profile has
@@ -96,8 +96,9 @@ void cr_measure_noise(enum cr_point_kind kind, const struct cr_exp_obs *obs,
 /* How many degrees of freedom of the point's pooled noise a measure's
  * own estimate is moderated with (a prior worth this many experiments):
  * enough to tame 2-3 experiments, few enough that a speedup whose noise
- * really differs (delays add jitter) still shows it once it has 10+. */
-#define PRIOR_DF 8.0
+ * really differs (delays add jitter) still shows it once it has 10+
+ * (docs/report.md has the coverage this choice gave). */
+#define PRIOR_DF 4.0
 
 void cr_measure_moderate(struct cr_measure *m, double kappa_pool,
                          double df_pool) {
@@ -134,9 +135,17 @@ static double redraw(enum cr_point_kind kind, const struct cr_measure *m,
     /* No spread to go by (one experiment in all): counting noise. */
     var = v > 0 ? 1 / v : 0;
   }
-  double f = 1 + sqrt(var) * std_normal(r);
-  if (!(f > 0))
-    return 0; /* a draw past zero rate: undefined in this replicate */
+  /* A rate counted from v visits is never known better than counting
+   * noise allows, whatever two close experiments suggest. */
+  if (v > 0 && var < 1 / v)
+    var = 1 / v;
+  double f = exp(sqrt(var) * std_normal(r));
+  /* The visits over the same duration follow the drawn rate: the point's
+   * weight in the fits varies from replicate to replicate as it does from
+   * profile to profile (for a curve that is not a line, the slope depends
+   * on the weights). */
+  if (kind == CR_THROUGHPUT)
+    *visits = v * f;
   /* Throughput noise is on the rate, the value is its inverse. */
   return kind == CR_THROUGHPUT ? m->value / f : m->value * f;
 }
