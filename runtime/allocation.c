@@ -18,7 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define BUCKETS 21
 #define TOP 3
@@ -247,14 +248,16 @@ static struct coz_line *line_named(const char *name) {
 
 /* Tab-separated records of earlier runs (JSON lines are not read): an
  * `experiment` of a line this program has, then its point's line. */
-static void read_profile(const char *path, const char *point) {
-  /* Only a regular file: COZ_OUTPUT may be /dev/full or a FIFO. */
-  struct stat st;
-  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+static void read_profile(const char *point) {
+  /* Opened before main, and only a regular file (COZ_OUTPUT may be
+   * /dev/full or a FIFO). */
+  int fd = coz_output_take_reader();
+  FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
+  if (!f) {
+    if (fd >= 0)
+      syscall(SYS_close, fd);
     return;
-  FILE *f = fopen(path, "re");
-  if (!f)
-    return;
+  }
   char *rec = NULL, val[4200];
   size_t cap = 0;
   struct coz_line *line = NULL;
@@ -271,8 +274,7 @@ static void read_profile(const char *path, const char *point) {
       if (pct < 0 || pct > 100)
         line = NULL;
     } else if (line && strncmp(rec, "throughput-point\t", 17) == 0 &&
-               field(rec, "name", val, sizeof val) &&
-               strcmp(val, point) == 0 &&
+               field(rec, "name", val, sizeof val) && strcmp(val, point) == 0 &&
                field(rec, "delta", val, sizeof val)) {
       coz_alloc_record(line, pct, duration, strtoull(val, NULL, 10));
       line = NULL;
@@ -291,5 +293,5 @@ void coz_alloc_init(const char *point, uint64_t (*random)(void)) {
   if (ready || !point)
     return;
   ready = true;
-  read_profile(coz_output_path(), point);
+  read_profile(point);
 }

@@ -13,8 +13,10 @@
  * become pass-throughs. A program the child then execs profiles itself. */
 #include "config.h"
 #include "experiment.h"
+#include "linemap/linemap.h"
 #include "linemap/loaded.h"
 #include "output.h"
+#include "progress.h"
 #include "real.h"
 #include "records.h"
 #include "runtime.h"
@@ -97,6 +99,9 @@ void coz_start_profiler_thread(void) {
   bool expected = false;
   if (!atomic_compare_exchange_strong(&coz_profiler_started, &expected, true))
     return;
+  /* Files the profiler thread reads, opened before main (fd_floor.h). */
+  coz_output_preopen();
+  coz_linemap_preopen(coz_progress_object_has_module, NULL);
   /* Signals for samples go to the threads sampled, never to this one. */
   sigset_t all, old;
   sigfillset(&all);

@@ -2,6 +2,7 @@
  * lines (jansson), and appends them to the profile. */
 #include "output.h"
 #include "config.h"
+#include "fd_floor.h"
 #include "util.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The profile's absolute path: resolved at start-up, so that a program
@@ -152,20 +154,61 @@ void coz_out_end(struct coz_out *o) {
   append(o, "\n", 1);
 }
 
+/* The profile's descriptor, kept open at a high number (fd_floor.h) so
+ * that writing a block takes no low number from the program; with the
+ * identity of the file it opened, checked before each write: a daemon that
+ * closes every descriptor it did not open closes it too, and a number the
+ * program reuses for a file of its own must never be written to. Profiler
+ * thread, or the exiting thread once it has stopped. */
+static int out_fd = -1;
+static struct stat out_id;
+static int reader_fd = -1; /* the profile so far, opened before main */
+
+void coz_output_preopen(void) {
+  struct stat st;
+  if (stat(out_path, &st) != 0 || !S_ISREG(st.st_mode))
+    return; /* created at the first write, if any */
+  int fd = coz_fd_floor((int)syscall(SYS_openat, AT_FDCWD, out_path,
+                                     O_WRONLY | O_APPEND | O_CLOEXEC));
+  if (fd >= 0 && syscall(SYS_fstat, fd, &out_id) == 0)
+    out_fd = fd;
+  else if (fd >= 0)
+    syscall(SYS_close, fd);
+  reader_fd = coz_fd_floor(
+      (int)syscall(SYS_openat, AT_FDCWD, out_path, O_RDONLY | O_CLOEXEC));
+}
+
+int coz_output_take_reader(void) {
+  int fd = reader_fd;
+  reader_fd = -1;
+  return fd;
+}
+
+static int profile_fd(void) {
+  struct stat now;
+  if (out_fd >= 0 && syscall(SYS_fstat, out_fd, &now) == 0 &&
+      now.st_dev == out_id.st_dev && now.st_ino == out_id.st_ino)
+    return out_fd;
+  /* Raw system calls: the runtime interposes open and write. */
+  int fd = coz_fd_floor((int)syscall(SYS_openat, AT_FDCWD, out_path,
+                                     O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+                                     0644));
+  if (fd >= 0 && syscall(SYS_fstat, fd, &out_id) != 0) {
+    syscall(SYS_close, fd);
+    fd = -1;
+  }
+  out_fd = fd;
+  return fd;
+}
+
 void coz_out_flush(struct coz_out *o) {
   if (!o->failed && o->len > 0) {
-    /* Opened for each block, never held: a program that closes every
-     * descriptor it did not open (daemons do) cannot close the profile's,
-     * or reuse its number. Raw system calls: the runtime interposes open
-     * and write. */
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, out_path,
-                          O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    int fd = profile_fd();
     ssize_t n = -1;
     if (fd >= 0) {
       do
         n = syscall(SYS_write, fd, o->buf, o->len);
       while (n < 0 && errno == EINTR);
-      syscall(SYS_close, fd);
     }
     /* A path that opens but does not take writes (/proc files, /dev/full,
      * a full disk): say so once, and keep the program running. */

@@ -19,6 +19,14 @@ struct coz_out {
  * it, and keeps its absolute path. False after one line on stderr (an
  * error when the user set COZ_OUTPUT, else a notice: util.h). */
 bool coz_output_prepare(bool explicit);
+/* Before main (fd_floor.h): opens an existing profile for the appends
+ * and for one read of the profile so far, so that neither takes a
+ * descriptor number the program would have got; a profile created later
+ * is opened at its first write. */
+void coz_output_preopen(void);
+/* The descriptor for reading the profile so far, opened before main, or
+ * -1; once (the caller closes it). */
+int coz_output_take_reader(void);
 /* The absolute path of the profile. */
 const char *coz_output_path(void);
 

@@ -9,6 +9,7 @@
  * sampler costs one perf_event_open, three fcntl and one ioctl, and each
  * sample one ioctl (the next, jittered, period). */
 #include "config.h"
+#include "fd_floor.h"
 #include "sampler.h"
 #include "util.h"
 
@@ -66,7 +67,7 @@ bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
     s->first_weight = 2;
   }
   fill_attr(&attr, first);
-  long fd = perf_open(&attr, tid);
+  long fd = coz_fd_floor((int)perf_open(&attr, tid));
   if (fd < 0) {
     coz_log_verbose(1, "perf_event_open for thread %d: %s", (int)tid,
                     strerror(errno));

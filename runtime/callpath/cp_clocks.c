@@ -16,6 +16,7 @@
  * paths work with or without causal experiments. */
 #include "callpath.h"
 #include "cp_internal.h"
+#include "fd_floor.h"
 #include "linemap/loaded.h"
 #include "real.h"
 #include "unwind/unwind.h"
@@ -158,7 +159,8 @@ static int open_counter(uint64_t config) {
    * part (task clock) and it is credited to the next user-mode sample,
    * usually the code the system call returns to. */
   a.exclude_kernel = 1;
-  return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  return coz_fd_floor(
+      (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
 static bool start_counter(struct cp_thread *t, enum cp_resource r,

@@ -9,6 +9,7 @@
  * ends and at exit. The period is fixed (no signal to re-arm it with
  * jitter); a full ring drops samples, counted as dropped. */
 #include "cp_internal.h"
+#include "fd_floor.h"
 
 #include <linux/perf_event.h>
 #include <string.h>
@@ -49,7 +50,8 @@ int cp_ring_open(uint64_t config, uint64_t period) {
   a.sample_max_stack = CP_MAX_DEPTH;
   a.exclude_hv = 1;
   /* A switch is counted in kernel mode: exclude_kernel would hide all. */
-  long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  long fd = coz_fd_floor(
+      (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   size_t bytes = (1 + CP_RING_PAGES) * page;
   void *base = MAP_FAILED;

@@ -1,5 +1,6 @@
 /* cp_symbols.c: see cp_symbols.h. Runs once, at exit, with malloc. */
 #include "cp_symbols.h"
+#include "fd_floor.h"
 #include "linemap/loaded.h"
 
 #include <fcntl.h>
@@ -193,7 +194,7 @@ static void load_functions(struct cp_object *o) {
   o->loaded = true;
   if (!o->path || o->path[0] != '/')
     return; /* the vDSO */
-  int fd = open(o->path, O_RDONLY | O_CLOEXEC);
+  int fd = coz_fd_floor(open(o->path, O_RDONLY | O_CLOEXEC));
   if (fd < 0)
     return;
   elf_version(EV_CURRENT);

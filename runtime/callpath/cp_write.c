@@ -6,6 +6,7 @@
  * written at exit. */
 #include "cp_internal.h"
 #include "cp_symbols.h"
+#include "fd_floor.h"
 #include "unwind/unwind.h"
 
 #include <fcntl.h>
@@ -105,8 +106,8 @@ static void write_block(void) {
     free(text);
     return;
   }
-  int fd =
-      open(cp_config.output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int fd = coz_fd_floor(
+      open(cp_config.output, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
   if (fd < 0) {
     static bool told;
     char msg[4200];

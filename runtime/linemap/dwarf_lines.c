@@ -5,6 +5,7 @@
  * for their DW_AT_stmt_list and DW_AT_comp_dir; libelf hands us the
  * (decompressed) .debug_line bytes, which line_program.c decodes. */
 #include "dwarf_lines.h"
+#include "fd_floor.h"
 
 #include "line_program.h"
 
@@ -50,12 +51,44 @@ static void close_sections(struct elf_sections *es) {
   es->fd = -1;
 }
 
+/* Files opened before main (coz_dwarf_preopen), by path. */
+#define PREOPEN_MAX 64
+static struct {
+  char *path;
+  int fd;
+} preopened[PREOPEN_MAX];
+
+void coz_dwarf_preopen(const char *path) {
+  for (int i = 0; i < PREOPEN_MAX; i++)
+    if (!preopened[i].path) {
+      int fd = coz_fd_floor(open(path, O_RDONLY | O_CLOEXEC));
+      if (fd >= 0 && !(preopened[i].path = strdup(path)))
+        syscall(SYS_close, fd);
+      else
+        preopened[i].fd = fd;
+      return;
+    }
+}
+
+/* The descriptor opened for path before main, once; -1 if none. */
+static int take_preopened(const char *path) {
+  for (int i = 0; i < PREOPEN_MAX && preopened[i].path; i++)
+    if (preopened[i].fd >= 0 && strcmp(preopened[i].path, path) == 0) {
+      int fd = preopened[i].fd;
+      preopened[i].fd = -1;
+      return fd;
+    }
+  return -1;
+}
+
 static int open_sections(const char *path, struct elf_sections *es) {
   memset(es, 0, sizeof *es);
   es->fd = -1;
   if (elf_version(EV_CURRENT) == EV_NONE)
     return -1;
-  es->fd = open(path, O_RDONLY | O_CLOEXEC);
+  es->fd = take_preopened(path);
+  if (es->fd < 0)
+    es->fd = coz_fd_floor(open(path, O_RDONLY | O_CLOEXEC));
   if (es->fd < 0)
     return -1;
   es->elf = elf_begin(es->fd, ELF_C_READ_MMAP, NULL);
@@ -176,6 +209,21 @@ static Dwarf_Debug init_path(const char *path, char *true_path, size_t cap) {
   return dbg;
 }
 
+/* libdwarf on the descriptor open_sections opened: dwarf_init_path would
+ * open the file again, at the lowest free number, and hold it while the
+ * object is read, concurrently with the program's own opens
+ * (fd_floor.h). */
+static Dwarf_Debug init_fd(int fd) {
+  Dwarf_Debug dbg = NULL;
+  Dwarf_Error err = NULL;
+  if (dwarf_init_b(fd, DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg,
+                   &err) != DW_DLV_OK) {
+    drop_error(dbg, &err);
+    return NULL;
+  }
+  return dbg;
+}
+
 struct coz_dwarf_object *coz_dwarf_open(const char *path) {
   struct coz_dwarf_object *obj = calloc(1, sizeof *obj);
   if (!obj)
@@ -184,16 +232,12 @@ struct coz_dwarf_object *coz_dwarf_open(const char *path) {
   /* We free what we take, so libdwarf's tracking of every allocation for
    * dwarf_finish is pure cost; other libdwarf users keep their setting. */
   obj->old_flag = dwarf_set_de_alloc_flag(0);
-  obj->dbg = init_path(path, NULL, 0);
-  if (obj->dbg && open_sections(path, &obj->es) == 0 && obj->es.s.line)
+  if (open_sections(path, &obj->es) == 0 && obj->es.s.line &&
+      (obj->dbg = init_fd(obj->es.fd)))
     return obj;
   /* No line table here (a stripped library, say): try the separate debug
-   * file that .gnu_debuglink or the build ID names. */
+   * file that .gnu_debuglink or the build ID names (libdwarf opens it). */
   close_sections(&obj->es);
-  if (obj->dbg) {
-    Dwarf_Error err = NULL;
-    dwarf_finish(obj->dbg, &err);
-  }
   char true_path[PATH_MAX] = "";
   obj->dbg = init_path(path, true_path, sizeof true_path);
   if (!obj->dbg || !true_path[0] || strcmp(true_path, path) == 0 ||
@@ -234,11 +278,11 @@ long coz_dwarf_read_lines(struct coz_dwarf_object *obj,
 void coz_dwarf_close(struct coz_dwarf_object *obj) {
   if (!obj)
     return;
-  close_sections(&obj->es);
-  if (obj->dbg) {
+  if (obj->dbg) { /* before its descriptor closes */
     Dwarf_Error err = NULL;
     dwarf_finish(obj->dbg, &err);
   }
+  close_sections(&obj->es);
   dwarf_set_de_alloc_flag(obj->old_flag);
   free(obj);
 }

@@ -29,6 +29,12 @@ struct coz_dwarf_sink {
 
 struct coz_dwarf_object;
 
+/* Opens path now, for a coz_dwarf_open of it later: called before the
+ * program's main, so that opening a file later, from the profiler thread,
+ * takes no descriptor number the program's own code would have got
+ * (fd_floor.h). Not thread-safe: before the thread that reads starts. */
+void coz_dwarf_preopen(const char *path);
+
 /* Opens path's debug info: in the file itself, else in the separate debug
  * file its .gnu_debuglink names. NULL when there is none (or path is not
  * a readable ELF file). */

@@ -435,6 +435,17 @@ oom:
   return -1;
 }
 
+void coz_linemap_preopen(bool (*fn)(uintptr_t lo, uintptr_t hi, void *arg),
+                         void *arg) {
+  struct coz_loaded_list list;
+  if (coz_loaded_snapshot(&list))
+    return;
+  for (size_t i = 0; i < list.n; i++)
+    if (list.v[i].is_main || (fn && fn(list.v[i].lo, list.v[i].hi, arg)))
+      coz_dwarf_preopen(list.v[i].path);
+  coz_loaded_free(&list);
+}
+
 void coz_linemap_refresh(void) {
   if (!g_cfg.built)
     return;

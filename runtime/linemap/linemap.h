@@ -60,6 +60,13 @@ void coz_linemap_set_pass_object_filter(bool (*fn)(uintptr_t lo, uintptr_t hi,
  * profiler thread only. */
 void coz_linemap_set_notice(void (*fn)(const char *fmt, ...));
 
+/* Before main, on the thread that loads the runtime: opens the files a
+ * build will read (the executable, and the objects fn accepts, as
+ * coz_linemap_set_pass_object_filter's), so the build, on another thread
+ * later, takes no descriptor number the program would have got. */
+void coz_linemap_preopen(bool (*fn)(uintptr_t lo, uintptr_t hi, void *arg),
+                         void *arg);
+
 /* Builds the map for every object loaded now (dl_iterate_phdr). Returns the
  * number of in-scope lines, or -1 after one notice line. */
 long coz_linemap_build(const struct coz_scope_config *cfg);

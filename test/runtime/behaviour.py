@@ -182,6 +182,28 @@ def test_idle_experiments():
     return ok
 
 
+def test_fd_numbers():
+    """The runtime's descriptors (perf events, the files the line map reads,
+    the profile) stay out of the program's way: a program that opens a
+    file gets the number it gets without the runtime (3), from its first
+    instruction on, with either sampler (a test of memcached's found its
+    own connection by number, and failed). The profile exists already, as
+    after a first run: creating it is the one open left that takes a low
+    number for a moment (docs/design.md)."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    open(out, "w").close()
+    ok = True
+    for sampler in ("perf", "timer"):
+        p = run_plain(["fds"], {"COZ_OUTPUT": out,
+                                "COZ_SAMPLER": sampler,
+                                "COZ_EXPERIMENT": "50"})
+        print("%s: %r" % (sampler, p.stdout.strip()))
+        ok &= p.returncode == 0 and p.stdout.strip() == "fd 3: 400"
+    print("fd numbers: %s" % ("ok" if ok else "FAILED"))
+    return ok
+
+
 def four_lines():
     return [line_of("misc.c", "LINE_R%d" % i) for i in range(1, 5)]
 

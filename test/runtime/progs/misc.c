@@ -8,10 +8,14 @@
  *                          while a second thread runs 1 ms every 150 ms
  *   misc four MS           four regions of equal work per round, point
  *                          "four"
+ *   misc fds               opens and closes /dev/null over and over while
+ *                          it spins, from the start: prints the numbers it
+ *                          got (always 3 without the runtime)
  *   misc ctor              joins a thread a constructor started */
 #include "spin.h"
 #include <coz.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,6 +130,22 @@ int main(int argc, char **argv) {
     pthread_join(t, NULL);
     printf("x=%d\n", (int)(x & 1));
     return 0;
+  }
+  if (strcmp(mode, "fds") == 0) {
+    int seen[64] = {0};
+    uint64_t x = 1;
+    for (int i = 0; i < 400; i++) {
+      int fd = open("/dev/null", O_RDONLY);
+      if (fd >= 0 && fd < 64)
+        seen[fd]++;
+      close(fd);
+      SPIN(1000000, x); /* LINE_FDS */
+      COZ_PROGRESS_NAMED("fds");
+    }
+    for (int fd = 0; fd < 64; fd++)
+      if (seen[fd])
+        printf("fd %d: %d\n", fd, seen[fd]);
+    return (int)(x & 0);
   }
   if (strcmp(mode, "four") == 0) {
     uint64_t x = 1;
