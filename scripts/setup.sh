@@ -29,13 +29,14 @@ esac
 # major), the plugin's LLVM, the runtime's and the report's libraries, and
 # what the test suites use (autoconf for the configure test, FileCheck/lit,
 # file, allocators for the runtime tests, chromium for the HTML report) and
-# the overhead benchmark (tcl: SQLite's build makes its amalgamation).
+# the overhead benchmark and the drop-in test (tcl: SQLite's build makes its
+# amalgamation; dpkg-dev: `apt-get source` unpacks with dpkg-source).
 PACKAGES=(
   cmake ninja-build make pkg-config file binutils python3 autoconf
   clang-14 clang-19 "llvm-$LLVM_MAJOR-dev" "llvm-$LLVM_MAJOR-tools"
   libdwarf-dev libelf-dev libjansson-dev zlib1g-dev libbz2-dev
   libjemalloc-dev libgoogle-perftools-dev
-  chromium tcl
+  chromium tcl dpkg-dev
 )
 
 is_installed() {
