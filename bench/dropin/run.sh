@@ -1,0 +1,3 @@
+#!/bin/sh
+# Drop-in survey (see run.py): bench/dropin/run.sh --bin build/bin [--only a,b] ...
+exec python3 "$(dirname "$0")/run.py" "$@"
