@@ -39,8 +39,20 @@ _Atomic(struct coz_line *) coz_exp_candidate;
 /* Futex word: bumped to wake the profiler thread early. */
 static _Atomic uint32_t wake_word;
 static _Atomic bool stop_requested;
-static _Atomic bool profiler_done;
 static _Atomic bool shut_down;
+
+/* What the profiler thread is doing, for the exit (coz_profiler_shutdown).
+ * While it builds the line map it writes nothing, so an exit need not wait
+ * for a build it would never use (a short process, a build tool run
+ * thousands of times); it closes the phase, and the profiler thread then
+ * touches neither the map nor the profile. While it runs experiments, the
+ * exit asks it to stop and waits for the experiment in flight. */
+enum { PHASE_BUILDING, PHASE_RUNNING, PHASE_DONE, PHASE_CLOSED };
+static _Atomic int phase = PHASE_BUILDING;
+
+static bool phase_move(int from, int to) {
+  return atomic_compare_exchange_strong(&phase, &from, to);
+}
 static uint64_t rng_state;
 
 void coz_profiler_poke(void) {
@@ -326,7 +338,7 @@ static void run_experiments(void) {
     if (!fixed && !coz_alloc_accept(line))
       continue; /* out of the race this time: wait for another line */
     run_one(line, pick_speedup(line), n, primary, &length_ns, &rd);
-    coz_record_deltas();
+    coz_record_deltas(true);
     if (coz_config.END_TO_END)
       break;
     sleep_until(coz_now_ns() + coz_config.COOLOFF * 1000000u);
@@ -343,9 +355,12 @@ void *coz_profiler_main(void *arg) {
                               : (coz_now_ns() ^ ((uint64_t)getpid() << 32));
   if (rng_state == 0)
     rng_state = 1;
-  if (build_scope())
+  bool built = build_scope();
+  if (!phase_move(PHASE_BUILDING, PHASE_RUNNING))
+    return NULL; /* the process is exiting without us */
+  if (built)
     run_experiments();
-  atomic_store(&profiler_done, true);
+  atomic_store(&phase, PHASE_DONE);
   coz_profiler_poke();
   return NULL;
 }
@@ -356,21 +371,22 @@ void coz_profiler_shutdown(void) {
     return;
   atomic_store(&stop_requested, true);
   coz_profiler_poke();
-  /* Wait for the profiler thread to write the experiment in flight. It may
-   * still be building the line map of a huge program: give up after 5 s
-   * rather than hold up the exit. */
-  extern _Atomic bool coz_profiler_started;
+  /* A profiler thread that never started, or is still building the line
+   * map, is left behind; one running experiments gets 5 s to write the one
+   * in flight (it stops at once when asked; the bound is for a machine so
+   * loaded that it does not run). */
+  bool with_lines = !phase_move(PHASE_BUILDING, PHASE_CLOSED);
   uint64_t deadline = coz_now_ns() + 5000000000u;
-  while (atomic_load(&coz_profiler_started) && !atomic_load(&profiler_done) &&
+  while (with_lines && atomic_load(&phase) != PHASE_DONE &&
          coz_now_ns() < deadline) {
     uint32_t seen = atomic_load(&wake_word);
     struct timespec ts = {0, 10000000};
-    if (!atomic_load(&profiler_done))
+    if (atomic_load(&phase) != PHASE_DONE)
       syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
   }
-  if (atomic_load(&coz_profiler_started) && !atomic_load(&profiler_done))
+  if (with_lines && atomic_load(&phase) != PHASE_DONE)
     return; /* still busy: writing now could interleave with it */
-  coz_record_final();
+  coz_record_final(with_lines);
   struct coz_thread *self = coz_thread_self();
   if (self)
     coz_log_verbose(2, "exiting thread: %u sample signals, %llu samples",

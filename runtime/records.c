@@ -108,11 +108,12 @@ static void add_line_delta(struct coz_line *line, void *arg) {
   atomic_store_explicit(&line->samples_flushed, now, memory_order_relaxed);
 }
 
-void coz_record_deltas(void) {
+void coz_record_deltas(bool with_lines) {
   if (!started)
     return; /* the deltas accumulate until the first write */
   struct coz_out o = {0};
-  coz_linemap_foreach(add_line_delta, &o);
+  if (with_lines)
+    coz_linemap_foreach(add_line_delta, &o);
   uint64_t now = coz_now_ns();
   coz_out_begin(&o, "runtime");
   coz_out_u64(&o, "time", now - last_runtime_ns);
@@ -123,7 +124,7 @@ void coz_record_deltas(void) {
   coz_out_free(&o);
 }
 
-void coz_record_final(void) {
+void coz_record_final(bool with_lines) {
   struct coz_out o = {0};
   size_t n = coz_progress_refresh();
   for (size_t i = 0; i < n; i++) {
@@ -139,7 +140,7 @@ void coz_record_final(void) {
     begin_profile(&o);
     coz_out_flush(&o);
   }
-  coz_record_deltas();
+  coz_record_deltas(with_lines);
   for (size_t i = 0; i < n; i++) {
     struct coz_point_reading r = coz_progress_read(i);
     coz_out_begin(&o, "runtime");

@@ -2,6 +2,7 @@
 #ifndef COZ_RECORDS_H
 #define COZ_RECORDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,12 +30,13 @@ void coz_record_startup(void);
  * visit count of the points that have ever been visited (UINT64_MAX if
  * none), which drives the doubling of the experiment length. */
 uint64_t coz_record_experiment(const struct coz_experiment_result *r);
-/* `samples` deltas of every line and the `runtime time=` delta. */
-void coz_record_deltas(void);
-/* At exit: the last `samples` deltas, whole-run totals of every point and
- * the shutdown record; if no experiment was written, only when a point
- * was reached. */
-void coz_record_final(void);
+/* `samples` deltas of every line (when with_lines: the line map is built
+ * and no other thread uses it) and the `runtime time=` delta. */
+void coz_record_deltas(bool with_lines);
+/* At exit: the last deltas, whole-run totals of every point and the
+ * shutdown record; if no experiment was written, only when a point was
+ * reached. with_lines as for coz_record_deltas. */
+void coz_record_final(bool with_lines);
 /* Whether any progress point was ever visited (exit message). */
 int coz_records_any_progress(void);
 /* Whether the profile has been written to (exit message). */

@@ -151,6 +151,29 @@ def test_no_profile_without_work():
     return ok
 
 
+def test_exit_during_build():
+    """A process that exits while the profiler thread is still building the
+    line map does not wait for the build (a build tool runs short processes
+    by the thousand): it writes its totals at once. MISC_CTOR=2 holds the
+    loader's lock from before the profiler thread starts, so the build
+    cannot finish; an exit that waited for it would give up after 5 s
+    without writing anything."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    p = run_plain(["exit_in_build"], {"COZ_OUTPUT": out, "MISC_CTOR": "2"},
+                  timeout=30)
+    _, _, recs = parse_profile(out) if os.path.exists(out) else (0, 0, [])
+    kinds = [r[0] for r in recs]
+    once = [r for r in recs if r[0] == "runtime" and r[1].get("point") == "once"]
+    print("exit %d, stdout %r, stderr %r, records %s" % (
+        p.returncode, p.stdout, p.stderr, sorted(set(kinds))))
+    ok = (p.returncode == 0 and p.stdout == "done\n" and p.stderr == ""
+          and "shutdown" in kinds and len(once) == 1
+          and once[0][1].get("visits") == "1")
+    print("exit during the build: %s" % ("ok" if ok else "FAILED"))
+    return ok
+
+
 def test_idle_experiments():
     """An experiment in which the program neither progressed nor took a
     sample measured nothing: it is not written. idle_tail sleeps 1.5 s

@@ -11,11 +11,15 @@
  *   misc fds               opens and closes /dev/null over and over while
  *                          it spins, from the start: prints the numbers it
  *                          got (always 3 without the runtime)
- *   misc ctor              joins a thread a constructor started */
+ *   misc ctor              joins a thread a constructor started
+ *   misc exit_in_build     reaches point "once" and exits; with
+ *                          MISC_CTOR=2, while the line map cannot be built */
+#define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,14 +76,42 @@ static void *ctor_worker(void *arg) {
   return (void *)(uintptr_t)x;
 }
 
+/* MISC_CTOR=2: a thread that holds the loader's lock (inside a
+ * dl_iterate_phdr callback) from before the profiler thread starts until
+ * the process ends, so the line map's build cannot list the objects. */
+static int loader_held[2];
+
+static int hold_loader(struct dl_phdr_info *info, size_t size, void *arg) {
+  (void)info, (void)size, (void)arg;
+  char c = 1;
+  if (write(loader_held[1], &c, 1) == 1)
+    pause();
+  return 1;
+}
+
+static void *loader_holder(void *arg) {
+  dl_iterate_phdr(hold_loader, arg);
+  return NULL;
+}
+
 __attribute__((constructor)) static void start_ctor_thread(void) {
   const char *mode = getenv("MISC_CTOR");
   if (mode && *mode == '1')
     ctor_started = pthread_create(&ctor_thread, NULL, ctor_worker, NULL) == 0;
+  char c;
+  if (mode && *mode == '2' && pipe(loader_held) == 0 &&
+      pthread_create(&ctor_thread, NULL, loader_holder, NULL) == 0 &&
+      read(loader_held[0], &c, 1) != 1)
+    abort();
 }
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
+  if (strcmp(mode, "exit_in_build") == 0) {
+    COZ_PROGRESS_NAMED("once");
+    printf("done\n");
+    exit(0);
+  }
   if (strcmp(mode, "noprogress") == 0) {
     uint64_t x = 1;
     SPIN(300000000, x); /* LINE_NOPROGRESS */
