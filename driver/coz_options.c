@@ -31,6 +31,9 @@ static const struct option_spec option_table[] = {
      "a transaction NAME ends when LINE of FILE runs (latency point)"},
     {"skip", VALUE_WORD, "FUNCTION", true,
      "leave FUNCTION uninstrumented (no checkpoints, no markers)"},
+    {"no-candidates", VALUE_NONE, NULL, true,
+     "mark no candidate progress points (without a progress point, the "
+     "program's main loops and handlers stand in: coz-report suggest)"},
     {"verbose", VALUE_NONE, NULL, false,
      "print the clang command line on stderr before running it"},
     {"help", VALUE_NONE, NULL, false, "print this list and exit"},

@@ -1,6 +1,7 @@
 // CozPass.cpp: the order of the rewrites over one module.
 #include "CozPass.h"
 
+#include "Candidates.h"
 #include "CheckpointRewrite.h"
 #include "CountedCalls.h"
 #include "FunctionFilter.h"
@@ -36,11 +37,17 @@ PreservedAnalyses CozInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
   CheckpointRewriter Checkpoints(M);
   CountedCalls Counted(M);
   LinePoints Lines(M, Record, Options.Points);
+  Candidates Candidate(M, Lines);
 
   std::vector<Function *> Work;
   for (Function &F : M)
     if (Filter.shouldInstrument(F))
       Work.push_back(&F);
+  // Before any rewrite: the checkpoint rewrite renames the pthread_create
+  // calls that name thread entry functions, and marker lowering removes the
+  // markers that tell a module with a point of its own. A build that asks
+  // for any line point has chosen its points: no candidates.
+  Candidate.select(Work, Options.Points.empty() && !Options.NoCandidates);
 
   for (Function *F : Work) {
     Record.addFunctionFile(*F);
@@ -49,6 +56,8 @@ PreservedAnalyses CozInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
     // line points below see the same lines as the source.
     lowerMarkers(*F, Record);
     Lines.instrument(*F);
+    // Same rule as the line points, on the program's own blocks too.
+    Candidate.instrument(*F);
     // Last: the line points are placed on the program's own blocks, and
     // the counting calls (on the counted call's line) change no line.
     Counted.instrument(*F);

@@ -52,6 +52,7 @@ LinePoints::LinePoints(Module &M, ModuleRecord &Record,
   for (const LinePointRequest &R : Reqs) {
     RequestState S;
     S.Request = &R;
+    S.Flags = FlagFromCommandLine;
     Requests.push_back(S);
   }
 }
@@ -70,6 +71,16 @@ void LinePoints::instrument(Function &F) {
     return;
   for (RequestState &R : Requests)
     instrumentFor(F, R);
+}
+
+bool LinePoints::instrumentCandidate(Function &F, const LinePointRequest &Req) {
+  if (!F.getSubprogram())
+    return false;
+  RequestState S;
+  S.Request = &Req;
+  S.Flags = FlagCandidate;
+  instrumentFor(F, S);
+  return S.Inserted > 0;
 }
 
 void LinePoints::instrumentFor(Function &F, RequestState &R) {
@@ -227,7 +238,7 @@ void LinePoints::instrumentFor(Function &F, RequestState &R) {
   // 4. Insert.
   const LinePointRequest &Req = *R.Request;
   GlobalVariable *Counter =
-      Record.counter(Req.Kind, Req.Name, FlagFromCommandLine, Sites[0].Loc);
+      Record.counter(Req.Kind, Req.Name, R.Flags, Sites[0].Loc);
   SmallVector<Instruction *, 16> Created;
   for (const Site &S : Sites) {
     IRBuilder<> B(S.Before);

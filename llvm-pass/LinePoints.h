@@ -31,6 +31,11 @@ public:
   // Inserts the counters of every request into F.
   void instrument(llvm::Function &F);
 
+  // Inserts the counter of a candidate progress point (Candidates.h) at
+  // line Req.Line of Req.File in F only, by the same rule, so that it counts
+  // what --coz-progress=FILE:LINE would. Returns whether it inserted one.
+  bool instrumentCandidate(llvm::Function &F, const LinePointRequest &Req);
+
   // One warning per request that matched nothing although this module
   // compiles its FILE (to stderr; never an error, even under -Werror).
   void warnUnmatched() const;
@@ -38,6 +43,7 @@ public:
 private:
   struct RequestState {
     const LinePointRequest *Request;
+    unsigned Flags; // of the point descriptor (ModuleRecord.h)
     llvm::DenseMap<const llvm::DIFile *, bool> FileMatches;
     unsigned Inserted = 0;
     bool LineInCompiledFunction = false;

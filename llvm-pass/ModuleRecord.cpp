@@ -17,12 +17,14 @@ namespace coz {
 namespace {
 // The x86-64 address space whose pointers are %fs-relative.
 constexpr unsigned FsAddressSpace = 257;
-// __coz_ctr.<kind>.<name>, with the bytes of the name outside
-// [A-Za-z0-9_.] written as $XX: any assembler takes it (names are arbitrary
-// strings), and the same name gives the same symbol in every module.
-std::string counterSymbol(unsigned Kind, StringRef Name) {
+// __coz_ctr.<kind>.<name> (__coz_cand.<kind>.<name> for a candidate), with
+// the bytes of the name outside [A-Za-z0-9_.] written as $XX: any assembler
+// takes it (names are arbitrary strings), and the same name gives the same
+// symbol in every module.
+std::string counterSymbol(unsigned Kind, StringRef Name, bool Candidate) {
   static const char Hex[] = "0123456789abcdef";
-  std::string Sym = "__coz_ctr." + std::to_string(Kind) + ".";
+  std::string Sym = std::string(Candidate ? "__coz_cand." : "__coz_ctr.") +
+                    std::to_string(Kind) + ".";
   for (unsigned char C : Name) {
     if (isAlnum(C) || C == '_' || C == '.') {
       Sym += static_cast<char>(C);
@@ -55,7 +57,8 @@ Constant *ModuleRecord::cString(StringRef S, const Twine &Name) {
 
 GlobalVariable *ModuleRecord::counter(unsigned Kind, StringRef Name,
                                       unsigned Flags, const DebugLoc &Loc) {
-  Point &P = Points[{Kind, Name.str()}];
+  bool Candidate = Flags & FlagCandidate;
+  Point &P = Points[{Kind, Candidate, Name.str()}];
   P.Flags |= Flags;
   if (P.Site.empty() && Loc) {
     if (auto *Scope = dyn_cast<DIScope>(Loc.getScope()))
@@ -68,7 +71,7 @@ GlobalVariable *ModuleRecord::counter(unsigned Kind, StringRef Name,
   // linkonce_odr in a comdat: every module of one link unit that counts
   // (Kind, Name) ends up sharing one counter. Hidden: the increment needs no
   // GOT load, and each DSO keeps its own (the runtime merges by name).
-  std::string Sym = counterSymbol(Kind, Name);
+  std::string Sym = counterSymbol(Kind, Name, Candidate);
   LLVMContext &C = M.getContext();
   auto *Ty = ArrayType::get(Type::getInt64Ty(C), ShardCount * ShardBytes / 8);
   GlobalVariable *GV = M.getGlobalVariable(Sym, /*AllowInternal=*/true);
@@ -173,8 +176,8 @@ bool ModuleRecord::finish() {
     Constant *Site = P.Site.empty() ? ConstantPointerNull::get(BytePtr)
                                     : cString(P.Site, "__coz_site");
     PointInits.push_back(ConstantStruct::get(
-        PointTy, {cString(E.first.second, "__coz_name"), U32(E.first.first),
-                  U32(P.Flags),
+        PointTy, {cString(std::get<2>(E.first), "__coz_name"),
+                  U32(std::get<0>(E.first)), U32(P.Flags),
                   ConstantExpr::getPointerCast(P.Counter, BytePtr), Site}));
   }
   auto *PointsTy = ArrayType::get(PointTy, PointInits.size());

@@ -12,7 +12,7 @@
 #include <map>
 #include <set>
 #include <string>
-#include <utility>
+#include <tuple>
 
 namespace llvm {
 class DebugLoc;
@@ -27,15 +27,20 @@ namespace coz {
 constexpr unsigned ShardCount = 16;
 constexpr unsigned ShardBytes = 64;
 
-// Point descriptor flag: inserted from --coz-progress/begin/end.
+// Point descriptor flags (runtime/abi.h): inserted from
+// --coz-progress/begin/end; a candidate progress point (Candidates.h),
+// which the runtime records only when the program has no real point.
 constexpr unsigned FlagFromCommandLine = 1;
+constexpr unsigned FlagCandidate = 2;
 
 class ModuleRecord {
 public:
   explicit ModuleRecord(llvm::Module &M);
 
   // The counter of (Kind, Name), created on first use. Loc is one site of
-  // the point (for the descriptor's `site`); it may be empty.
+  // the point (for the descriptor's `site`); it may be empty. A candidate
+  // (FlagCandidate) never shares its counter with a real point: its name
+  // space and its symbols are its own.
   llvm::GlobalVariable *counter(unsigned Kind, llvm::StringRef Name,
                                 unsigned Flags, const llvm::DebugLoc &Loc);
 
@@ -64,7 +69,8 @@ private:
 
   llvm::Module &M;
   bool ShardByCpu;
-  std::map<std::pair<unsigned, std::string>, Point> Points;
+  // Keyed by (kind, is candidate, name).
+  std::map<std::tuple<unsigned, bool, std::string>, Point> Points;
   std::set<std::string> Files;
 };
 

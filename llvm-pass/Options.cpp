@@ -1,4 +1,5 @@
-// Options.cpp: parsing of --coz-progress/--coz-begin/--coz-end/--coz-skip.
+// Options.cpp: parsing of --coz-progress/--coz-begin/--coz-end/--coz-skip
+// and --coz-no-candidates.
 //
 // COZ_PASS_ARGS holds options separated by newlines (what coz-cc writes, so
 // paths may contain spaces); when it holds no newline, by blanks (handy by
@@ -26,10 +27,12 @@ cl::list<std::string> EndOpt("coz-end",
 cl::list<std::string> SkipOpt("coz-skip",
                               cl::desc("FUNCTION left uninstrumented"),
                               cl::ZeroOrMore);
+cl::opt<bool> NoCandidatesOpt("coz-no-candidates",
+                              cl::desc("mark no candidate progress points"));
 
 const char *const Expected =
     "expected --coz-progress=FILE:LINE[=NAME], --coz-begin=FILE:LINE=NAME, "
-    "--coz-end=FILE:LINE=NAME or --coz-skip=FUNCTION";
+    "--coz-end=FILE:LINE=NAME, --coz-skip=FUNCTION or --coz-no-candidates";
 
 bool parseLinePoint(const std::string &Arg, const std::string &Value,
                     unsigned Kind, LinePointRequest &R, std::string &Error) {
@@ -73,6 +76,10 @@ bool parseLinePoint(const std::string &Arg, const std::string &Value,
 
 bool parsePassOption(const std::string &Arg, PassOptions &Out,
                      std::string &Error) {
+  if (Arg == "--coz-no-candidates") {
+    Out.NoCandidates = true;
+    return true;
+  }
   static const struct {
     const char *Prefix;
     int Kind; // -1: --coz-skip
@@ -143,6 +150,8 @@ PassOptions loadOptions() {
     Add("--coz-end=" + V, "command line");
   for (const std::string &V : SkipOpt)
     Add("--coz-skip=" + V, "command line");
+  if (NoCandidatesOpt)
+    Add("--coz-no-candidates", "command line");
   return O;
 }
 

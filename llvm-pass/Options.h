@@ -21,6 +21,7 @@ struct LinePointRequest {
 struct PassOptions {
   std::vector<LinePointRequest> Points;
   std::vector<std::string> Skip; // --coz-skip=FUNCTION (mangled or demangled)
+  bool NoCandidates = false;     // --coz-no-candidates (Candidates.h)
   // The first malformed option, as one line saying what is expected; the
   // pass reports it as a compilation error.
   std::string Error;

@@ -9,7 +9,7 @@
 // NAME: error: coz-cc: COZ_PASS_ARGS: bad option '--coz-begin=a.c:3': needs a name: FILE:LINE=NAME
 // RUN: %not env COZ_PASS_ARGS="--coz-frobnicate" %clang -c -fpass-plugin=%plugin %s -o %t.o 2> %t.3
 // RUN: FileCheck --check-prefix=UNKNOWN --input-file=%t.3 %s
-// UNKNOWN: error: coz-cc: COZ_PASS_ARGS: bad option '--coz-frobnicate': expected --coz-progress=FILE:LINE[=NAME], --coz-begin=FILE:LINE=NAME, --coz-end=FILE:LINE=NAME or --coz-skip=FUNCTION
+// UNKNOWN: error: coz-cc: COZ_PASS_ARGS: bad option '--coz-frobnicate': expected --coz-progress=FILE:LINE[=NAME], --coz-begin=FILE:LINE=NAME, --coz-end=FILE:LINE=NAME, --coz-skip=FUNCTION or --coz-no-candidates
 // RUN: %not env COZ_PASS_ARGS="--coz-progress=a.c:0" %clang -c -fpass-plugin=%plugin %s -o %t.o 2> %t.4
 // RUN: FileCheck --check-prefix=ZERO --input-file=%t.4 %s
 // ZERO: error: coz-cc: COZ_PASS_ARGS: bad option '--coz-progress=a.c:0': LINE must be a positive number
