@@ -21,7 +21,7 @@ struct coz_counter {
 struct coz_point_desc {
   const char *name; /* point name; "file:line" for COZ_PROGRESS */
   uint32_t kind;    /* 0 throughput, 1 begin, 2 end */
-  uint32_t flags;   /* 1 = inserted from --coz-progress/begin/end */
+  uint32_t flags;   /* COZ_POINT_* */
   struct coz_counter *counter;
   const char *site; /* "file:line" of (one) site, or NULL */
 };
@@ -37,6 +37,13 @@ struct coz_module_desc {
 
 _Static_assert(sizeof(struct coz_counter) == 1024, "coz_counter is 1 KiB");
 _Static_assert(sizeof(struct coz_point_desc) == 32, "coz_point_desc is 32 B");
+
+/* Point flags. A candidate is a point the pass marked from the program's
+ * structure (a main loop's iterations, a handler's returns) in a module
+ * without points of its own; the runtime records candidates only while the
+ * program has no other point (docs/design.md, contract 2). */
+#define COZ_POINT_FROM_COMMAND_LINE 1u /* --coz-progress/begin/end */
+#define COZ_POINT_CANDIDATE 2u
 
 #define COZ_KIND_THROUGHPUT 0u
 #define COZ_KIND_BEGIN 1u

@@ -123,12 +123,14 @@ struct counter_list {
 struct point {
   char *name;
   bool latency;
+  bool candidate; /* merged apart from a real point of the same name */
   struct counter_list first; /* throughput or begin counters */
   struct counter_list end;   /* end counters */
 };
 static struct point *points;
 static size_t n_points, cap_points;
 static size_t modules_merged;
+static bool any_real;
 
 static void list_add(struct counter_list *l, struct coz_counter *c) {
   for (size_t i = 0; i < l->n; i++)
@@ -145,9 +147,10 @@ static void list_add(struct counter_list *l, struct coz_counter *c) {
   l->v[l->n++] = c;
 }
 
-static struct point *point_for(const char *name, bool latency) {
+static struct point *point_for(const char *name, bool latency, bool candidate) {
   for (size_t i = 0; i < n_points; i++)
-    if (points[i].latency == latency && strcmp(points[i].name, name) == 0)
+    if (points[i].latency == latency && points[i].candidate == candidate &&
+        strcmp(points[i].name, name) == 0)
       return &points[i];
   if (n_points == cap_points) {
     size_t cap = cap_points ? 2 * cap_points : 16;
@@ -163,14 +166,18 @@ static struct point *point_for(const char *name, bool latency) {
   if (!p->name)
     return NULL;
   p->latency = latency;
+  p->candidate = candidate;
+  any_real |= !candidate;
   n_points++;
   return p;
 }
 
-static void merge(unsigned kind, const char *name, struct coz_counter *c) {
+static void merge(unsigned kind, const char *name, struct coz_counter *c,
+                  uint32_t flags) {
   if (!name || !c || kind > COZ_KIND_END)
     return;
-  struct point *p = point_for(name, kind != COZ_KIND_THROUGHPUT);
+  struct point *p =
+      point_for(name, kind != COZ_KIND_THROUGHPUT, flags & COZ_POINT_CANDIDATE);
   if (p)
     list_add(kind == COZ_KIND_END ? &p->end : &p->first, c);
 }
@@ -183,13 +190,14 @@ size_t coz_progress_refresh(void) {
     if (!m) /* registered but not yet published */
       break;
     for (uint32_t i = 0; i < m->n_points; i++)
-      merge(m->points[i].kind, m->points[i].name, m->points[i].counter);
+      merge(m->points[i].kind, m->points[i].name, m->points[i].counter,
+            m->points[i].flags);
   }
   for (size_t i = 0; i < SLOW_SLOTS; i++) {
     struct slow_slot *e = &slow[i];
     if (!e->merged &&
         atomic_load_explicit(&e->state, memory_order_acquire) == SLOW_READY) {
-      merge(e->kind, e->name, &e->counter);
+      merge(e->kind, e->name, &e->counter, 0);
       e->merged = true;
     }
   }
@@ -198,6 +206,8 @@ size_t coz_progress_refresh(void) {
 
 const char *coz_progress_name(size_t i) { return points[i].name; }
 bool coz_progress_is_latency(size_t i) { return points[i].latency; }
+bool coz_progress_is_candidate(size_t i) { return points[i].candidate; }
+bool coz_progress_has_real(void) { return any_real; }
 
 static uint64_t sum(const struct counter_list *l) {
   uint64_t total = 0;

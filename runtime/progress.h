@@ -19,6 +19,11 @@ struct coz_point_reading {
 size_t coz_progress_refresh(void);
 const char *coz_progress_name(size_t i);
 bool coz_progress_is_latency(size_t i);
+/* Whether point i is a candidate (abi.h COZ_POINT_CANDIDATE), and whether
+ * any point merged so far is not: a program's own points, once there, are
+ * the only ones recorded. */
+bool coz_progress_is_candidate(size_t i);
+bool coz_progress_has_real(void);
 /* Current totals of point i (sum of shards of all its counters). */
 struct coz_point_reading coz_progress_read(size_t i);
 

@@ -1,6 +1,7 @@
 /* records.c: builds the profile's records (see records.h). All writers run
  * on the profiler thread, or at exit once the profiler thread has stopped. */
 #include "records.h"
+#include "candidates.h"
 #include "linemap/linemap.h"
 #include "output.h"
 #include "progress.h"
@@ -18,6 +19,33 @@ static struct coz_out startup;
 static bool started;
 
 int coz_records_any_progress(void) { return any_progress; }
+
+/* Candidate points (abi.h) stand in for progress points while the program
+ * has none of its own: the records then carry the candidates, each line
+ * marked candidate=1, so that coz-report can say what each would have
+ * given; once it has one, they carry only real points. */
+static bool recorded(size_t i, bool candidates) {
+  return coz_progress_is_candidate(i) == candidates;
+}
+
+static bool any_candidate_reached(const struct coz_experiment_result *r) {
+  for (size_t i = 0; i < r->n_points; i++)
+    if (coz_progress_is_candidate(i) && r->end[i].visits)
+      return true;
+  return false;
+}
+
+/* A candidate's line; its reading feeds the exit summary's suggestion. */
+static void candidate_point(struct coz_out *o,
+                            const struct coz_experiment_result *r, size_t i,
+                            uint64_t delta) {
+  coz_out_begin(o, "throughput-point");
+  coz_out_str(o, "name", coz_progress_name(i));
+  coz_out_u64(o, "delta", delta);
+  coz_out_u64(o, "candidate", 1);
+  coz_out_end(o);
+  coz_candidates_observe(i, delta, r->duration_ns, r->speedup_pct == 0);
+}
 int coz_records_started(void) { return started; }
 
 void coz_record_startup(void) {
@@ -42,9 +70,12 @@ static void begin_profile(struct coz_out *o) {
 
 uint64_t coz_record_experiment(const struct coz_experiment_result *r) {
   struct coz_out o = {0};
-  uint64_t min_visits = UINT64_MAX;
-  if (r->n_points == 0)
-    return min_visits; /* nothing to measure its effect with */
+  uint64_t min_visits = UINT64_MAX, most_visits = 0;
+  bool candidates = !coz_progress_has_real();
+  /* Nothing to measure its effect with: no point, or only candidates and
+   * none of them reached yet. */
+  if (r->n_points == 0 || (candidates && !any_candidate_reached(r)))
+    return min_visits;
   begin_profile(&o);
   coz_out_begin(&o, "experiment");
   coz_out_str(&o, "selected", r->selected);
@@ -55,10 +86,15 @@ uint64_t coz_record_experiment(const struct coz_experiment_result *r) {
   coz_out_end(&o);
   for (size_t i = 0; i < r->n_points; i++) {
     const struct coz_point_reading *a = &r->start[i], *b = &r->end[i];
-    if (b->visits == 0 && b->departures == 0)
+    if (!recorded(i, candidates) || (b->visits == 0 && b->departures == 0))
       continue; /* never reached: no information, and a 0 rate misleads */
-    any_progress = true;
     uint64_t arrivals = b->visits - a->visits;
+    if (candidates) {
+      candidate_point(&o, r, i, arrivals);
+      most_visits = arrivals > most_visits ? arrivals : most_visits;
+      continue;
+    }
+    any_progress = true;
     if (coz_progress_is_latency(i)) {
       uint64_t departures = b->departures - a->departures;
       /* L for Little's law: the average of the readings taken during the
@@ -89,7 +125,9 @@ uint64_t coz_record_experiment(const struct coz_experiment_result *r) {
   }
   coz_out_flush(&o);
   coz_out_free(&o);
-  return min_visits;
+  /* Candidates: long enough for the most visited one (the others may be a
+   * loop that runs once). */
+  return candidates ? most_visits : min_visits;
 }
 
 static void add_line_delta(struct coz_line *line, void *arg) {
@@ -127,13 +165,15 @@ void coz_record_deltas(bool with_lines) {
 void coz_record_final(bool with_lines) {
   struct coz_out o = {0};
   size_t n = coz_progress_refresh();
+  bool candidates = !coz_progress_has_real();
   for (size_t i = 0; i < n; i++) {
     struct coz_point_reading r = coz_progress_read(i);
-    if (r.visits || r.departures)
+    if (!coz_progress_is_candidate(i) && (r.visits || r.departures))
       any_progress = true;
   }
   /* Without an experiment, the totals of points that were reached are
-   * still worth a profile (a short run's counts); else nothing is. */
+   * still worth a profile (a short run's counts); else nothing is:
+   * candidates alone never start one here. */
   if (!started && !any_progress)
     return;
   if (!started) {
@@ -142,6 +182,8 @@ void coz_record_final(bool with_lines) {
   }
   coz_record_deltas(with_lines);
   for (size_t i = 0; i < n; i++) {
+    if (!recorded(i, candidates))
+      continue;
     struct coz_point_reading r = coz_progress_read(i);
     coz_out_begin(&o, "runtime");
     coz_out_str(&o, "point", coz_progress_name(i));
@@ -150,6 +192,8 @@ void coz_record_final(bool with_lines) {
     coz_out_u64(&o, "visits", latency ? r.departures : r.visits);
     coz_out_u64(&o, "arrivals", r.visits);
     coz_out_u64(&o, "departures", latency ? r.departures : r.visits);
+    if (candidates)
+      coz_out_u64(&o, "candidate", 1);
     coz_out_u64(&o, "pid", (uint64_t)getpid());
     coz_out_end(&o);
   }

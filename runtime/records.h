@@ -28,16 +28,19 @@ struct coz_experiment_result {
 void coz_record_startup(void);
 /* The experiment and its point lines, in one write(). Returns the smallest
  * visit count of the points that have ever been visited (UINT64_MAX if
- * none), which drives the doubling of the experiment length. */
+ * none), which drives the doubling of the experiment length; with only
+ * candidate points (abi.h), the largest count of a candidate, and nothing
+ * is written until a candidate has been reached. */
 uint64_t coz_record_experiment(const struct coz_experiment_result *r);
 /* `samples` deltas of every line (when with_lines: the line map is built
  * and no other thread uses it) and the `runtime time=` delta. */
 void coz_record_deltas(bool with_lines);
 /* At exit: the last deltas, whole-run totals of every point and the
- * shutdown record; if no experiment was written, only when a point was
- * reached. with_lines as for coz_record_deltas. */
+ * shutdown record; if no experiment was written, only when a point (not a
+ * candidate) was reached. with_lines as for coz_record_deltas. */
 void coz_record_final(bool with_lines);
-/* Whether any progress point was ever visited (exit message). */
+/* Whether any progress point (not a candidate) was ever visited (exit
+ * message). */
 int coz_records_any_progress(void);
 /* Whether the profile has been written to (exit message). */
 int coz_records_started(void);
