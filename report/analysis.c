@@ -306,8 +306,8 @@ static struct tuple *collect(const struct cr_profile *p,
     for (size_t k = x->first_obs; k < x->first_obs + x->n_obs; k++) {
       const struct cr_obs *ob = &p->obs[k];
       const struct cr_point *pt = &p->points[ob->point];
-      if (o->point && strcmp(o->point, pt->name) != 0)
-        continue;
+      if (o->point ? strcmp(o->point, pt->name) != 0 : pt->candidate)
+        continue; /* candidates only when named (coz-report suggest) */
       t[n++] =
           (struct tuple){x->line,     ob->point, x->speedup,   e,
                          x->duration, ob->delta, ob->arrivals, ob->difference};

@@ -20,7 +20,8 @@ enum cr_sort { CR_SORT_SLOPE, CR_SORT_MAX, CR_SORT_MIN };
 struct cr_options {
   unsigned top;        /* the answer's top k (0: no answer) */
   unsigned min_points; /* distinct speedups needed, baseline included */
-  const char *point;   /* only this progress point, or NULL */
+  const char *point;   /* only this progress point (candidates included), or
+                          NULL: every point but the candidates */
   enum cr_sort sort;
   unsigned replicates; /* bootstrap replicates */
   uint64_t seed;
@@ -107,7 +108,8 @@ enum cr_guidance_reason {
   CR_G_NO_SUCH_POINT,  /* --point names a point absent from the profile */
   CR_G_NO_PROGRESS,    /* no progress point advanced during experiments */
   CR_G_NO_BASELINE,    /* lines were tried, none with speedup 0 */
-  CR_G_TOO_FEW         /* baselines exist, too few speedups */
+  CR_G_TOO_FEW,        /* baselines exist, too few speedups */
+  CR_G_ONLY_CANDIDATES /* no progress point, only candidates: suggest */
 };
 
 struct cr_guidance {

@@ -114,6 +114,28 @@ static void explain_no_progress(const struct cr_profile *p,
              "--coz-progress=FILE:LINE to coz-cc, then run it again");
 }
 
+/* True when the profile's points are all candidates (a program without a
+ * progress point of its own), and says so with what to do. */
+static int explain_only_candidates(const struct cr_profile *p,
+                                   struct cr_guidance *g) {
+  size_t candidates = 0;
+  for (size_t i = 0; i < p->n_points; i++) {
+    if (!p->points[i].candidate)
+      return 0;
+    candidates++;
+  }
+  if (candidates == 0)
+    return 0;
+  g->reason = CR_G_ONLY_CANDIDATES;
+  snprintf(g->message, sizeof g->message,
+           "nothing to plot: no progress point; the program has none, and "
+           "the runtime recorded %zu candidate point%s in its place: run "
+           "`coz-report suggest` to pick one, then rebuild with its "
+           "--coz-progress=FILE:LINE",
+           candidates, candidates == 1 ? "" : "s");
+  return 1;
+}
+
 void cr_guidance_explain(const struct cr_profile *p, const struct cr_options *o,
                          struct cr_result *r) {
   struct cr_guidance *g = &r->guidance;
@@ -147,6 +169,8 @@ void cr_guidance_explain(const struct cr_profile *p, const struct cr_options *o,
       snprintf(g->message + n, sizeof g->message - (size_t)n, " none");
     return;
   }
+  if (!o->point && explain_only_candidates(p, g))
+    return;
   const struct cr_row *few = best_row(r, CR_TOO_FEW);
   const struct cr_row *nobase = best_row(r, CR_NO_BASELINE);
   if (few) {

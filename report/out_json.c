@@ -90,8 +90,8 @@ static json_t *row_json(const struct cr_report *rep, const struct cr_row *row,
 
 static const char *guidance_name(enum cr_guidance_reason g) {
   static const char *n[] = {
-      "none",        "no-input",    "no-experiments",  "no-such-point",
-      "no-progress", "no-baseline", "too-few-speedups"};
+      "none",        "no-input",    "no-experiments",   "no-such-point",
+      "no-progress", "no-baseline", "too-few-speedups", "only-candidates"};
   return n[g];
 }
 

@@ -45,6 +45,10 @@ struct cr_point {
   enum cr_point_kind kind;
   uint64_t visits; /* `runtime point=` totals (ours only), summed */
   int has_visits;
+  /* A candidate progress point (candidate=1: marked by the pass, recorded
+   * by a program without points of its own); the analysis leaves it out
+   * unless --point names it (coz-report suggest). */
+  int candidate;
 };
 
 /* A string -> index table (open addressing) for lines and points. */

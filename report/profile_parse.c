@@ -98,6 +98,14 @@ static const char *need_str(struct parse_state *st, const struct cr_record *r,
   return v;
 }
 
+/* candidate=1 on a point or totals record: see struct cr_point. */
+static void mark_candidate(struct parse_state *st, const struct cr_record *r,
+                           long pt) {
+  const char *v = cr_record_get(r, "candidate");
+  if (v && strcmp(v, "0") != 0)
+    st->p->points[pt].candidate = 1;
+}
+
 static void on_experiment(struct parse_state *st, const struct cr_record *r) {
   struct cr_experiment e;
   memset(&e, 0, sizeof e);
@@ -163,6 +171,7 @@ static void on_point(struct parse_state *st, const struct cr_record *r,
   }
   long pt = cr_store_point(st->p, name, kind);
   if (pt >= 0) {
+    mark_candidate(st, r, pt);
     o.point = (uint32_t)pt;
     pt = cr_store_obs(st->p, &o);
   }
@@ -220,6 +229,7 @@ static void on_runtime(struct parse_state *st, const struct cr_record *r) {
     report(st, "out of memory");
     return;
   }
+  mark_candidate(st, r, pt);
   struct cr_point *p = &st->p->points[pt];
   p->visits = p->visits + visits < p->visits ? UINT64_MAX : p->visits + visits;
   p->has_visits = 1;
