@@ -4,7 +4,8 @@
 Each accuracy test runs test programs linked with the runtime, alternating
 the variants it compares (A B A B ...) so that machine noise hits both
 alike, takes the median of per-pair ratios, prints every number and
-asserts. Tests live in accuracy.py and behaviour.py; helpers in rtlib.py.
+asserts. Tests live in accuracy.py, behaviour.py and suggest.py; helpers
+in rtlib.py.
 
 usage: harness.py TEST --bindir DIR --srcdir DIR [--rounds N]
 """
@@ -14,6 +15,7 @@ import sys
 import accuracy
 import behaviour
 import rtlib
+import suggest
 
 
 def main():
@@ -26,9 +28,13 @@ def main():
                     help="COZ_SAMPLER for every profiled run")
     ap.add_argument("--rt-dynamic")
     ap.add_argument("--rt-static")
+    ap.add_argument("--coz-cc", help="the driver (suggest tests)")
+    ap.add_argument("--coz-report", help="coz-report (suggest tests)")
+    ap.add_argument("--example", help="examples/two_stages.c (suggest tests)")
     rtlib.ARGS = ap.parse_args()
     name = "test_" + rtlib.ARGS.test
-    fn = getattr(accuracy, name, None) or getattr(behaviour, name, None)
+    fn = (getattr(accuracy, name, None) or getattr(behaviour, name, None)
+          or getattr(suggest, name, None))
     if not fn:
         rtlib.fail("unknown test " + rtlib.ARGS.test)
     sys.exit(0 if fn() else 1)
