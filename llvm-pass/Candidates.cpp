@@ -12,14 +12,20 @@
 //  3. the iterations of main's outermost loops;
 //  4. the iterations of the outermost loops of the functions that main or
 //     a thread entry calls outside its own loops (main -> serve() -> loop);
-//  5. the returns of the functions called inside the loops of 1, 3 and 4
-//     (a request handler called once per iteration).
-// A loop counts only when each iteration does work: it holds a call or an
-// inner loop. A loop without either is a hot inner loop: a counter would
-// cost a visible share of an iteration too short to be a unit of work. For
-// the same reason a function's returns count only when it holds a loop or
-// calls code outside this module, and only when all of them are on one
-// line (one FILE:LINE must name them).
+//  5. the returns of the functions called in the body of those loops of
+//     1, 3 and 4, not in their inner loops (a request handler called once
+//     per iteration; one called in an inner loop may run per element).
+// A counter costs about 1.5 ns a visit (docs/results.md), so it goes only
+// where a visit stands for much more work than that. A loop counts only
+// when an iteration holds an inner loop or at least MinWork of estimated
+// work: its front-end IR instructions, a call adding its callee's (or
+// MinWork when the callee has a loop) when this module defines it, and
+// CallCost when it does not. A leaf loop that adds numbers or calls rand()
+// is hot: its iterations are too short to be units of work. The same
+// estimate decides for the returns of 5; a callback counts when it holds a
+// loop or calls out of the module (a library's dispatch around it costs
+// far more than the counter). Returns count only when all of a function's
+// returns are on one line (one FILE:LINE must name them).
 //
 // Sites in the system's headers (/usr/include, /usr/lib: a libstdc++
 // template's loop) are left out: no one rebuilds with a point there.
@@ -131,6 +137,9 @@ const DILocation *locationOf(const Instruction &I) {
 // The site of a candidate: a file and a line.
 using Site = std::pair<const DIFile *, unsigned>;
 
+// Work estimates, in front-end IR instructions (see the top of the file).
+constexpr unsigned MinWork = 100, CallCost = 25;
+
 // Dominator tree and loops of one function, computed once.
 struct FunctionLoops {
   explicit FunctionLoops(Function &F) : DT(F), LI(DT) {}
@@ -153,17 +162,19 @@ private:
   }
   void findEntries();
   void addLoops(Function &F);
-  void addReturns(Function &F);
+  void addReturns(Function &F, bool Callback);
   void addOnceCalled(Function &F);
-  bool loopDoesWork(const Loop &L) const;
-  bool doesWork(Function &F);
+  unsigned work(const Instruction &I);
+  bool loopDoesWork(const Loop &L);
+  bool handlerDoesWork(Function &F);
+  bool callbackDoesWork(Function &F);
   void add(Function &F, const DILocation *Loc);
 
   Module &M;
   SetVector<Function *> Work;
   std::map<Function *, std::unique_ptr<FunctionLoops>> Loops;
   SetVector<Function *> Threads, Callbacks, Secondary;
-  std::vector<const Loop *> PickedLoops;
+  std::vector<std::pair<Function *, const Loop *>> PickedLoops;
   std::set<Site> Seen;
   std::vector<std::pair<Function *, Site>> Out;
 };
@@ -201,17 +212,41 @@ void Selector::findEntries() {
     Callbacks.remove(T);
 }
 
-bool Selector::loopDoesWork(const Loop &L) const {
-  if (!L.getSubLoops().empty())
-    return true;
-  for (const BasicBlock *BB : L.blocks())
-    for (const Instruction &I : *BB)
-      if (isRealCall(I))
-        return true;
-  return false;
+// One instruction's estimated work: 1, plus its callee's for a call.
+unsigned Selector::work(const Instruction &I) {
+  if (isa<DbgInfoIntrinsic>(I))
+    return 0;
+  if (!isRealCall(I))
+    return 1;
+  const Function *Callee = calledFunction(*cast<CallBase>(&I));
+  if (!defined(Callee))
+    return 1 + CallCost;
+  auto *F = const_cast<Function *>(Callee);
+  if (!loops(*F).empty())
+    return 1 + MinWork;
+  return 1 + static_cast<unsigned>(F->getInstructionCount());
 }
 
-bool Selector::doesWork(Function &F) {
+bool Selector::loopDoesWork(const Loop &L) {
+  if (!L.getSubLoops().empty())
+    return true;
+  unsigned W = 0;
+  for (const BasicBlock *BB : L.blocks())
+    for (const Instruction &I : *BB)
+      W += work(I);
+  return W >= MinWork;
+}
+
+bool Selector::handlerDoesWork(Function &F) {
+  if (!loops(F).empty())
+    return true;
+  unsigned W = 0;
+  for (Instruction &I : instructions(F))
+    W += work(I);
+  return W >= MinWork;
+}
+
+bool Selector::callbackDoesWork(Function &F) {
   if (!loops(F).empty())
     return true;
   for (Instruction &I : instructions(F))
@@ -255,13 +290,13 @@ void Selector::addLoops(Function &F) {
           OtherLine |= Loc->getLine() != Head->getLine();
     if (!OtherLine)
       continue;
-    PickedLoops.push_back(L);
+    PickedLoops.push_back({&F, L});
     add(F, Head);
   }
 }
 
-void Selector::addReturns(Function &F) {
-  if (!doesWork(F))
+void Selector::addReturns(Function &F, bool Callback) {
+  if (!(Callback ? callbackDoesWork(F) : handlerDoesWork(F)))
     return;
   const DILocation *Ret = nullptr;
   for (Instruction &I : instructions(F)) {
@@ -295,7 +330,7 @@ std::vector<std::pair<Function *, Site>> Selector::run() {
   for (Function *T : Threads)
     addLoops(*T);
   for (Function *C : Callbacks)
-    addReturns(*C);
+    addReturns(*C, true);
   if (Main)
     addLoops(*Main);
   if (Main)
@@ -305,19 +340,22 @@ std::vector<std::pair<Function *, Site>> Selector::run() {
   for (Function *S : Secondary)
     if (S != Main && !Threads.count(S) && !Callbacks.count(S))
       addLoops(*S);
-  // The loops picked so far, in order: the functions they call.
+  // The loops picked so far, in order: the functions their bodies call.
   SetVector<Function *> Handlers;
-  for (const Loop *L : PickedLoops)
-    for (const BasicBlock *BB : L->blocks())
+  for (auto &FL : PickedLoops)
+    for (const BasicBlock *BB : FL.second->blocks()) {
+      if (loops(*FL.first).getLoopFor(BB) != FL.second)
+        continue; // an inner loop's block
       for (const Instruction &I : *BB)
         if (auto *CB = dyn_cast<CallBase>(&I)) {
           const Function *Callee = calledFunction(*CB);
           if (defined(Callee) && Callee != Main)
             Handlers.insert(const_cast<Function *>(Callee));
         }
+    }
   for (Function *H : Handlers)
     if (!Threads.count(H))
-      addReturns(*H);
+      addReturns(*H, false);
   return Out;
 }
 

@@ -2,14 +2,15 @@
 // progress point of its own, the pass counts the iterations of the
 // outermost loops of thread entries, of main and of the functions main
 // calls once, and the returns of callbacks handed to a library and of the
-// functions those loops call; each gets a counter of its own flagged 2
+// functions those loops' bodies call; each gets a counter of its own flagged 2
 // (runtime/abi.h COZ_POINT_CANDIDATE) and named by its site.
 // RUN: %clang %frontend-ir %s -o %t.ll
 // RUN: %opt-coz %t.ll -o %t.out.ll
 // RUN: FileCheck --check-prefix=NAME --input-file=%t.out.ll %s
 // RUN: FileCheck --check-prefix=IR --input-file=%t.out.ll %s
 // Exactly those five, all flagged candidates: nothing on a hot leaf loop,
-// on a comparator handed to qsort, or on a loop that lies on one line.
+// a loop of one cheap call, a function called only in an inner loop, a
+// comparator handed to qsort, or a loop that lies on one line.
 // RUN: grep -o '__coz_name[.0-9]* = .*candidates.c:[0-9]*' %t.out.ll | %count 5
 // RUN: grep -o 'i32 0, i32 2, [^,]*__coz_cand' %t.out.ll | %count 5
 // The same at -O0 (optnone functions).
@@ -42,22 +43,37 @@ static int on_event(int fd) {
   return r;
 }
 
-// Called in the loop of a thread entry: its returns.
+// Called in the body of the loops below: its returns.
 static int handle(int x) {
-  int s = fetch();
+  int s = 0;
+  for (int i = 0; i < x; i++)
+    s += fetch();
   // NAME-DAG: @__coz_name{{[.0-9]*}} = {{.*}}c"{{/.*}}/candidates.c:[[#@LINE+1]]\00"
-  return s + x;
+  return s;
+}
+
+// Called only in an inner loop: may run per element, none.
+static int per_item(int x) {
+  int s = 0;
+  for (int i = 0; i < x; i++)
+    s ^= fetch();
+  return s;
 }
 
 static void *worker(void *arg) {
   int acc = (int)(long)arg;
   for (int i = 0; i < 1000; i++) // a hot leaf loop: none
     acc += i * acc;
+  for (int i = 0; i < acc; i++) { // an iteration of one cheap call: none
+    acc ^= fetch();
+  }
   // NAME-DAG: @__coz_name{{[.0-9]*}} = {{.*}}c"{{/.*}}/candidates.c:[[#@LINE+1]]\00"
   for (int round = 0; round < 100; round++) {
     acc += handle(round);
+    for (int k = 0; k < 3; k++)
+      acc += per_item(k);
   }
-  while (acc > 7) acc = fetch(); // on one line: none
+  while (acc > 7) acc = handle(acc); // on one line: none
   return (void *)(long)acc;
 }
 
@@ -66,7 +82,7 @@ static int serve(int n) {
   int total = 0;
   // NAME-DAG: @__coz_name{{[.0-9]*}} = {{.*}}c"{{/.*}}/candidates.c:[[#@LINE+1]]\00"
   while (n-- > 0) {
-    total += fetch();
+    total += handle(n);
   }
   return total;
 }
@@ -82,7 +98,7 @@ int main(int argc, char **argv) {
   int n = 0;
   // NAME-DAG: @__coz_name{{[.0-9]*}} = {{.*}}c"{{/.*}}/candidates.c:[[#@LINE+1]]\00"
   for (int i = 0; i < argc; i++) {
-    n += fetch();
+    n += handle(i);
   }
   return serve(n) + v[0];
 }
