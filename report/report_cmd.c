@@ -36,8 +36,8 @@ static void usage(FILE *f) {
         f);
 }
 
-static int parse_uint(const char *opt, const char *s, unsigned long max,
-                      unsigned long *out) {
+int cr_parse_uint(const char *opt, const char *s, unsigned long max,
+                  unsigned long *out) {
   char *end;
   errno = 0;
   unsigned long v = strtoul(s, &end, 10);
@@ -110,7 +110,7 @@ static int parse_args(int argc, char **argv, struct args *a) {
       }
       break;
     case O_MIN:
-      if (parse_uint("--min-points", optarg, 1001, &v))
+      if (cr_parse_uint("--min-points", optarg, 1001, &v))
         return -1;
       a->o.min_points = (unsigned)v;
       break;
@@ -121,22 +121,22 @@ static int parse_args(int argc, char **argv, struct args *a) {
       a->dirs[a->n_dirs++] = optarg;
       break;
     case O_BOOT:
-      if (parse_uint("--bootstrap", optarg, 100000, &v))
+      if (cr_parse_uint("--bootstrap", optarg, 100000, &v))
         return -1;
       a->o.replicates = (unsigned)v;
       break;
     case O_SEED:
-      if (parse_uint("--seed", optarg, ULONG_MAX, &v))
+      if (cr_parse_uint("--seed", optarg, ULONG_MAX, &v))
         return -1;
       a->o.seed = v;
       break;
     case O_TOP:
-      if (parse_uint("--top", optarg, CR_TOP_MAX, &v))
+      if (cr_parse_uint("--top", optarg, CR_TOP_MAX, &v))
         return -1;
       a->o.top = (unsigned)v;
       break;
     case O_ERR:
-      if (parse_uint("--max-errors", optarg, 1000000, &v))
+      if (cr_parse_uint("--max-errors", optarg, 1000000, &v))
         return -1;
       a->max_errors = (unsigned)v;
       break;

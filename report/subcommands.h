@@ -15,4 +15,9 @@ struct cr_subcommand {
 /* The default command: analyse profiles (report_cmd.c). */
 int cr_report_main(int argc, char **argv);
 
+/* Parses a whole number 0..max given to option `opt`; on a bad value,
+ * prints one line saying what is wanted and returns -1 (report_cmd.c). */
+int cr_parse_uint(const char *opt, const char *s, unsigned long max,
+                  unsigned long *out);
+
 #endif /* COZ_REPORT_SUBCOMMANDS_H */

@@ -38,22 +38,6 @@ struct args {
   unsigned long top, preview, min_points;
 };
 
-static int number(const char *opt, const char *s, unsigned long max,
-                  unsigned long *out) {
-  char *end;
-  errno = 0;
-  unsigned long v = strtoul(s, &end, 10);
-  if (!*s || *end || errno || v > max || s[0] == '-') {
-    fprintf(stderr,
-            "coz-report suggest: %s wants a whole number from 0 to %lu, "
-            "not '%s'\n",
-            opt, max, s);
-    return -1;
-  }
-  *out = v;
-  return 0;
-}
-
 /* Index of the first file argument; -1: usage error; -2: help printed. */
 static int parse_args(int argc, char **argv, struct args *a) {
   enum { O_JSON = 256, O_TOP, O_PREVIEW, O_MIN };
@@ -73,15 +57,15 @@ static int parse_args(int argc, char **argv, struct args *a) {
       a->json = 1;
       break;
     case O_TOP:
-      if (number("--top", optarg, 100000, &a->top))
+      if (cr_parse_uint("--top", optarg, 100000, &a->top))
         return -1;
       break;
     case O_PREVIEW:
-      if (number("--preview", optarg, 100000, &a->preview))
+      if (cr_parse_uint("--preview", optarg, 100000, &a->preview))
         return -1;
       break;
     case O_MIN:
-      if (number("--min-points", optarg, 1001, &a->min_points))
+      if (cr_parse_uint("--min-points", optarg, 1001, &a->min_points))
         return -1;
       break;
     case 'h':

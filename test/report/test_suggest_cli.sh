@@ -77,7 +77,7 @@ grep -q "no candidate progress point in the profile" "$T/out" || fail "no candid
 "$REPORT" suggest "$T/none.coz" >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] || fail "missing file: $(cat "$T/err")"
 "$REPORT" suggest --top x "$T/c.coz" >"$T/out" 2>"$T/err"
-[ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "--top wants" "$T/err" ||
+[ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && grep -q -- "--top wants a whole number" "$T/err" ||
   fail "bad --top: $(cat "$T/err")"
 "$REPORT" suggest --bogus "$T/c.coz" >"$T/out" 2>"$T/err"
 [ $? -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] || fail "unknown option: $(cat "$T/err")"
