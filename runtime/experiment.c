@@ -104,10 +104,11 @@ static int pick_speedup(struct coz_line *line) {
 #define MIN_LENGTH_NS 200000000u
 #define PLENTY_VISITS 2500u
 
-/* The first throughput point: the one the allocation measures with. */
+/* The first throughput point of the program's own: the one the allocation
+ * measures with (candidates leave it Coz's). */
 static const char *primary_point(size_t n, size_t *index) {
   for (size_t i = 0; i < n; i++)
-    if (!coz_progress_is_latency(i)) {
+    if (!coz_progress_is_latency(i) && !coz_progress_is_candidate(i)) {
       *index = i;
       return coz_progress_name(i);
     }
@@ -250,8 +251,9 @@ static bool idle(const struct readings *rd, size_t n) {
   if (atomic_load(&coz_exp_samples) != 0)
     return false;
   for (size_t i = 0; i < n; i++)
-    if (rd->end[i].visits != rd->start[i].visits ||
-        rd->end[i].departures != rd->start[i].departures)
+    if (coz_progress_recorded(i) &&
+        (rd->end[i].visits != rd->start[i].visits ||
+         rd->end[i].departures != rd->start[i].departures))
       return false;
   return true;
 }

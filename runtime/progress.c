@@ -208,6 +208,7 @@ const char *coz_progress_name(size_t i) { return points[i].name; }
 bool coz_progress_is_latency(size_t i) { return points[i].latency; }
 bool coz_progress_is_candidate(size_t i) { return points[i].candidate; }
 bool coz_progress_has_real(void) { return any_real; }
+bool coz_progress_recorded(size_t i) { return points[i].candidate != any_real; }
 
 static uint64_t sum(const struct counter_list *l) {
   uint64_t total = 0;

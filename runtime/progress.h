@@ -24,6 +24,9 @@ bool coz_progress_is_latency(size_t i);
  * the only ones recorded. */
 bool coz_progress_is_candidate(size_t i);
 bool coz_progress_has_real(void);
+/* Whether point i is one the records carry: the program's own points, or
+ * the candidates while it has none. */
+bool coz_progress_recorded(size_t i);
 /* Current totals of point i (sum of shards of all its counters). */
 struct coz_point_reading coz_progress_read(size_t i);
 

@@ -21,12 +21,9 @@ static bool started;
 int coz_records_any_progress(void) { return any_progress; }
 
 /* Candidate points (abi.h) stand in for progress points while the program
- * has none of its own: the records then carry the candidates, each line
- * marked candidate=1, so that coz-report can say what each would have
- * given; once it has one, they carry only real points. */
-static bool recorded(size_t i, bool candidates) {
-  return coz_progress_is_candidate(i) == candidates;
-}
+ * has none of its own (coz_progress_recorded): the records then carry the
+ * candidates, each line marked candidate=1, so that coz-report can say what
+ * each would have given; once it has one, they carry only real points. */
 
 static bool any_candidate_reached(const struct coz_experiment_result *r) {
   for (size_t i = 0; i < r->n_points; i++)
@@ -86,7 +83,7 @@ uint64_t coz_record_experiment(const struct coz_experiment_result *r) {
   coz_out_end(&o);
   for (size_t i = 0; i < r->n_points; i++) {
     const struct coz_point_reading *a = &r->start[i], *b = &r->end[i];
-    if (!recorded(i, candidates) || (b->visits == 0 && b->departures == 0))
+    if (!coz_progress_recorded(i) || (b->visits == 0 && b->departures == 0))
       continue; /* never reached: no information, and a 0 rate misleads */
     uint64_t arrivals = b->visits - a->visits;
     if (candidates) {
@@ -182,7 +179,7 @@ void coz_record_final(bool with_lines) {
   }
   coz_record_deltas(with_lines);
   for (size_t i = 0; i < n; i++) {
-    if (!recorded(i, candidates))
+    if (!coz_progress_recorded(i))
       continue;
     struct coz_point_reading r = coz_progress_read(i);
     coz_out_begin(&o, "runtime");
