@@ -17,12 +17,15 @@
 //     per iteration; one called in an inner loop may run per element).
 // A counter costs about 1.5 ns a visit (docs/results.md), so it goes only
 // where a visit stands for much more work than that. A loop counts only
-// when an iteration holds an inner loop or at least MinWork of estimated
-// work: its front-end IR instructions, a call adding its callee's (or
-// MinWork when the callee has a loop) when this module defines it, and
-// CallCost when it does not. A leaf loop that adds numbers or calls rand()
-// is hot: its iterations are too short to be units of work. The same
-// estimate decides for the returns of 5; a callback counts when it holds a
+// when an iteration holds at least MinWork of estimated work: its
+// front-end IR instructions; a call adds its callee's estimate when this
+// module defines it, CallCost when it does not; an inner loop adds its
+// iteration's estimate times its bound when its exit test compares with a
+// constant of 1..SmallTrips, else MinWork (a loop of unknown trip count is
+// taken as long). A leaf loop that adds numbers or calls rand(), or one that
+// calls a function looping 4 times, is hot: its iterations are too short to
+// be units of work. The same estimate decides for the returns of 5 (the
+// function's whole body); a callback counts when it holds a
 // loop or calls out of the module (a library's dispatch around it costs
 // far more than the counter). Returns count only when all of a function's
 // returns are on one line (one FILE:LINE must name them).
@@ -138,7 +141,7 @@ const DILocation *locationOf(const Instruction &I) {
 using Site = std::pair<const DIFile *, unsigned>;
 
 // Work estimates, in front-end IR instructions (see the top of the file).
-constexpr unsigned MinWork = 100, CallCost = 25;
+constexpr unsigned MinWork = 100, CallCost = 25, SmallTrips = 64;
 
 // Dominator tree and loops of one function, computed once.
 struct FunctionLoops {
@@ -165,7 +168,10 @@ private:
   void addReturns(Function &F, bool Callback);
   void addOnceCalled(Function &F);
   unsigned work(const Instruction &I);
-  bool loopDoesWork(const Loop &L);
+  unsigned blocksWork(Function &F, const Loop *L);
+  unsigned loopWork(Function &F, const Loop &L);
+  unsigned functionWork(Function &F);
+  bool loopDoesWork(Function &F, const Loop &L);
   bool handlerDoesWork(Function &F);
   bool callbackDoesWork(Function &F);
   void add(Function &F, const DILocation *Loc);
@@ -175,6 +181,7 @@ private:
   std::map<Function *, std::unique_ptr<FunctionLoops>> Loops;
   SetVector<Function *> Threads, Callbacks, Secondary;
   std::vector<std::pair<Function *, const Loop *>> PickedLoops;
+  std::map<Function *, unsigned> Estimates; // functionWork, memoized
   std::set<Site> Seen;
   std::vector<std::pair<Function *, Site>> Out;
 };
@@ -212,6 +219,24 @@ void Selector::findEntries() {
     Callbacks.remove(T);
 }
 
+// A loop's small constant bound: the constant its header's exit test
+// compares with, when it is 1..SmallTrips (`for (i = 0; i < 4; i++)`);
+// 0 when there is none (an unknown trip count).
+unsigned smallBound(const Loop &L) {
+  auto *Br = dyn_cast<BranchInst>(L.getHeader()->getTerminator());
+  auto *Cmp = Br && Br->isConditional() ? dyn_cast<ICmpInst>(Br->getCondition())
+                                        : nullptr;
+  for (unsigned K = 0; Cmp && K < 2; ++K)
+    if (auto *C = dyn_cast<ConstantInt>(Cmp->getOperand(K)))
+      if (C->getValue().sge(1) && C->getValue().sle(SmallTrips))
+        return static_cast<unsigned>(C->getSExtValue());
+  return 0;
+}
+
+unsigned saturated(unsigned long long W) {
+  return W < MinWork ? static_cast<unsigned>(W) : MinWork;
+}
+
 // One instruction's estimated work: 1, plus its callee's for a call.
 unsigned Selector::work(const Instruction &I) {
   if (isa<DbgInfoIntrinsic>(I))
@@ -221,29 +246,49 @@ unsigned Selector::work(const Instruction &I) {
   const Function *Callee = calledFunction(*cast<CallBase>(&I));
   if (!defined(Callee))
     return 1 + CallCost;
-  auto *F = const_cast<Function *>(Callee);
-  if (!loops(*F).empty())
-    return 1 + MinWork;
-  return 1 + static_cast<unsigned>(F->getInstructionCount());
+  return 1 + functionWork(*const_cast<Function *>(Callee));
 }
 
-bool Selector::loopDoesWork(const Loop &L) {
-  if (!L.getSubLoops().empty())
-    return true;
-  unsigned W = 0;
-  for (const BasicBlock *BB : L.blocks())
-    for (const Instruction &I : *BB)
-      W += work(I);
-  return W >= MinWork;
+// The work of the blocks of F that belong to loop L itself (nullptr: to no
+// loop), each inner loop counted by loopWork. At most MinWork.
+unsigned Selector::blocksWork(Function &F, const Loop *L) {
+  LoopInfo &LI = loops(F);
+  unsigned long long W = 0;
+  for (BasicBlock &BB : F)
+    if (LI.getLoopFor(&BB) == L)
+      for (const Instruction &I : BB)
+        W += work(I);
+  for (const Loop *Inner : L ? L->getSubLoops() : LI.getTopLevelLoops())
+    W += loopWork(F, *Inner);
+  return saturated(W);
+}
+
+// A loop's work: its iteration's times a small constant bound, or MinWork
+// when its trip count is unknown (assumed long).
+unsigned Selector::loopWork(Function &F, const Loop &L) {
+  unsigned Bound = smallBound(L);
+  if (!Bound)
+    return MinWork;
+  return saturated(static_cast<unsigned long long>(Bound) * blocksWork(F, &L));
+}
+
+// A call's work, once per function; a recursive call adds nothing.
+unsigned Selector::functionWork(Function &F) {
+  auto It = Estimates.find(&F);
+  if (It != Estimates.end())
+    return It->second;
+  Estimates[&F] = 0;
+  unsigned W = blocksWork(F, nullptr);
+  Estimates[&F] = W;
+  return W;
+}
+
+bool Selector::loopDoesWork(Function &F, const Loop &L) {
+  return blocksWork(F, &L) >= MinWork;
 }
 
 bool Selector::handlerDoesWork(Function &F) {
-  if (!loops(F).empty())
-    return true;
-  unsigned W = 0;
-  for (Instruction &I : instructions(F))
-    W += work(I);
-  return W >= MinWork;
+  return functionWork(F) >= MinWork;
 }
 
 bool Selector::callbackDoesWork(Function &F) {
@@ -275,7 +320,7 @@ void Selector::add(Function &F, const DILocation *Loc) {
 // run of the loop, not per iteration).
 void Selector::addLoops(Function &F) {
   for (const Loop *L : loops(F)) {
-    if (!loopDoesWork(*L))
+    if (!loopDoesWork(F, *L))
       continue;
     const DILocation *Head = nullptr;
     for (const Instruction &I : *L->getHeader())

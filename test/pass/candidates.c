@@ -9,8 +9,9 @@
 // RUN: FileCheck --check-prefix=NAME --input-file=%t.out.ll %s
 // RUN: FileCheck --check-prefix=IR --input-file=%t.out.ll %s
 // Exactly those five, all flagged candidates: nothing on a hot leaf loop,
-// a loop of one cheap call, a function called only in an inner loop, a
-// comparator handed to qsort, or a loop that lies on one line.
+// a loop of one cheap call, a loop calling a function with a short loop of
+// constant bound (nor that function's returns), a function called only in
+// an inner loop, a comparator handed to qsort, or a loop on one line.
 // RUN: grep -o '__coz_name[.0-9]* = .*candidates.c:[0-9]*' %t.out.ll | %count 5
 // RUN: grep -o 'i32 0, i32 2, [^,]*__coz_cand' %t.out.ll | %count 5
 // The same at -O0 (optnone functions).
@@ -60,12 +61,22 @@ static int per_item(int x) {
   return s;
 }
 
+// A short loop of constant bound: little work per call, none.
+static unsigned mix4(unsigned x) {
+  for (int i = 0; i < 4; i++)
+    x = x * 2654435761u + (unsigned)i;
+  return x;
+}
+
 static void *worker(void *arg) {
   int acc = (int)(long)arg;
   for (int i = 0; i < 1000; i++) // a hot leaf loop: none
     acc += i * acc;
   for (int i = 0; i < acc; i++) { // an iteration of one cheap call: none
     acc ^= fetch();
+  }
+  for (int i = 0; i < acc; i++) { // calls a short function: none
+    acc += (int)mix4((unsigned)i);
   }
   // NAME-DAG: @__coz_name{{[.0-9]*}} = {{.*}}c"{{/.*}}/candidates.c:[[#@LINE+1]]\00"
   for (int round = 0; round < 100; round++) {
