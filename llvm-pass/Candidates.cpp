@@ -8,7 +8,7 @@
 //  2. the returns of callbacks: functions named in a call of a function
 //     this module does not define (an event library's handler), except
 //     the library calls whose function argument is a comparator, an exit
-//     hook or an initializer (DenyCallback);
+//     hook or an initializer (denyCallback);
 //  3. the iterations of main's outermost loops;
 //  4. the iterations of the outermost loops of the functions that main or
 //     a thread entry calls outside its own loops (main -> serve() -> loop);
@@ -25,10 +25,10 @@
 // taken as long). A leaf loop that adds numbers or calls rand(), or one that
 // calls a function looping 4 times, is hot: its iterations are too short to
 // be units of work. The same estimate decides for the returns of 5 (the
-// function's whole body); a callback counts when it holds a
-// loop or calls out of the module (a library's dispatch around it costs
-// far more than the counter). Returns count only when all of a function's
-// returns are on one line (one FILE:LINE must name them).
+// function's whole body); a callback counts when it holds a loop or calls
+// out of the module (a library's dispatch around it costs far more than
+// the counter). Returns count only when all of a function's returns are on
+// one line (one FILE:LINE must name them).
 //
 // Sites in the system's headers (/usr/include, /usr/lib: a libstdc++
 // template's loop) are left out: no one rebuilds with a point there.
