@@ -246,7 +246,8 @@ static bool readings_fit(struct readings *rd, size_t n) {
   return true;
 }
 
-/* Neither progress nor a sample: an idle server, a shutdown. */
+/* Neither progress (of the points the records carry) nor a sample: an idle
+ * server, a shutdown. */
 static bool idle(const struct readings *rd, size_t n) {
   if (atomic_load(&coz_exp_samples) != 0)
     return false;
