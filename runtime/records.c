@@ -19,12 +19,12 @@ static struct coz_out startup;
 static bool started;
 
 int coz_records_any_progress(void) { return any_progress; }
+int coz_records_started(void) { return started; }
 
 /* Candidate points (abi.h) stand in for progress points while the program
  * has none of its own (coz_progress_recorded): the records then carry the
  * candidates, each line marked candidate=1, so that coz-report can say what
  * each would have given; once it has one, they carry only real points. */
-
 static bool any_candidate_reached(const struct coz_experiment_result *r) {
   for (size_t i = 0; i < r->n_points; i++)
     if (coz_progress_is_candidate(i) && r->end[i].visits)
@@ -43,7 +43,6 @@ static void candidate_point(struct coz_out *o,
   coz_out_end(o);
   coz_candidates_observe(i, delta, r->duration_ns, r->speedup_pct == 0);
 }
-int coz_records_started(void) { return started; }
 
 void coz_record_startup(void) {
   last_runtime_ns = coz_now_ns();
