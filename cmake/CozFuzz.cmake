@@ -1,0 +1,42 @@
+# libFuzzer targets and their CI runs (included by test/CMakeLists.txt).
+#
+# coz_add_fuzzer(NAME SOURCES file... [INCLUDES dir...] [LIBS flag...])
+#   bin/NAME, built in one clang (COZ_CLANG) command whatever the project's
+#   C compiler: libFuzzer needs clang, and ASan + UBSan (every UB report
+#   fatal) turn a silent bad read into a finding. Rebuilt when a source or
+#   a header of an INCLUDES folder changes.
+# coz_add_fuzz_test(TEST NAME [SEEDS dir...])
+#   ctest TEST (label "fuzz"): bench/fuzz/run.sh fuzzes bin/NAME for 60 s
+#   from the SEEDS corpora; new inputs go to the build folder.
+
+function(coz_add_fuzzer name)
+  cmake_parse_arguments(F "" "" "SOURCES;INCLUDES;LIBS" ${ARGN})
+  set(out ${CMAKE_BINARY_DIR}/bin/${name})
+  set(include_flags "")
+  set(headers "")
+  foreach(dir ${F_INCLUDES})
+    list(APPEND include_flags -I${dir})
+    file(GLOB dir_headers ${dir}/*.h)
+    list(APPEND headers ${dir_headers})
+  endforeach()
+  add_custom_command(OUTPUT ${out}
+    COMMAND ${COZ_CLANG} -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
+            -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+            -Wall -Wextra -Werror ${include_flags} ${F_SOURCES} ${F_LIBS}
+            -o ${out}
+    DEPENDS ${F_SOURCES} ${headers}
+    COMMENT "Building the libFuzzer target ${name} with ${COZ_CLANG}"
+    VERBATIM COMMAND_EXPAND_LISTS)
+  add_custom_target(${name} ALL DEPENDS ${out})
+endfunction()
+
+function(coz_add_fuzz_test test name)
+  cmake_parse_arguments(F "" "" "SEEDS" ${ARGN})
+  add_test(NAME ${test}
+    COMMAND bash ${PROJECT_SOURCE_DIR}/bench/fuzz/run.sh 60
+            ${CMAKE_BINARY_DIR}/bin/${name} ${F_SEEDS})
+  # 60 s of fuzzing, the seeds' first pass and ASan's exit; each fuzzer
+  # is its own test so that ctest -j runs them side by side.
+  set_tests_properties(${test} PROPERTIES LABELS "fuzz" TIMEOUT 200
+    ENVIRONMENT "FUZZ_WORK=${CMAKE_CURRENT_BINARY_DIR}/fuzz-work/${name}")
+endfunction()
