@@ -4,7 +4,10 @@
 #   bin/NAME, built in one clang (COZ_CLANG) command whatever the project's
 #   C compiler: libFuzzer needs clang, and ASan + UBSan (every UB report
 #   fatal) turn a silent bad read into a finding. Rebuilt when a source or
-#   a header of an INCLUDES folder changes.
+#   a header of an INCLUDES folder changes. Also NAME-cov (built on
+#   request: bench/fuzz/coverage.sh), the same sources with clang's
+#   source-based coverage instead of the sanitizers, to measure which
+#   lines a corpus reaches.
 # coz_add_fuzz_test(TEST NAME [SEEDS dir...])
 #   ctest TEST (label "fuzz"): bench/fuzz/run.sh fuzzes bin/NAME for 60 s
 #   from the SEEDS corpora; new inputs go to the build folder.
@@ -19,15 +22,22 @@ function(coz_add_fuzzer name)
     file(GLOB dir_headers ${dir}/*.h)
     list(APPEND headers ${dir_headers})
   endforeach()
+  set(common -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
+    -Wall -Wextra -Werror ${include_flags} ${F_SOURCES} ${F_LIBS})
   add_custom_command(OUTPUT ${out}
-    COMMAND ${COZ_CLANG} -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer
-            -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-            -Wall -Wextra -Werror ${include_flags} ${F_SOURCES} ${F_LIBS}
-            -o ${out}
+    COMMAND ${COZ_CLANG} -fsanitize=fuzzer,address,undefined
+            -fno-sanitize-recover=undefined ${common} -o ${out}
     DEPENDS ${F_SOURCES} ${headers}
     COMMENT "Building the libFuzzer target ${name} with ${COZ_CLANG}"
     VERBATIM COMMAND_EXPAND_LISTS)
   add_custom_target(${name} ALL DEPENDS ${out})
+  add_custom_command(OUTPUT ${out}-cov
+    COMMAND ${COZ_CLANG} -fsanitize=fuzzer -fprofile-instr-generate
+            -fcoverage-mapping ${common} -o ${out}-cov
+    DEPENDS ${F_SOURCES} ${headers}
+    COMMENT "Building ${name}-cov (coverage) with ${COZ_CLANG}"
+    VERBATIM COMMAND_EXPAND_LISTS)
+  add_custom_target(${name}-cov DEPENDS ${out}-cov)
 endfunction()
 
 function(coz_add_fuzz_test test name)
