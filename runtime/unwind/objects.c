@@ -92,12 +92,11 @@ static bool segment_of(const struct dl_phdr_info *info, uintptr_t addr,
   return false;
 }
 
-/* Reads the .eh_frame_hdr at hdr (version 1): where .eh_frame is, and the
- * binary search table. Only the table format every linker writes
- * (datarel|sdata4) is taken; an object without it is left out (its frames
- * then fall back to frame pointers). */
-static bool read_hdr(const struct dl_phdr_info *info, uintptr_t hdr,
-                     struct coz_unwind_object *o) {
+/* Only the table format every linker writes (datarel|sdata4) is taken; an
+ * object without it is left out (its frames then fall back to frame
+ * pointers). */
+bool coz_unwind_read_hdr(const struct dl_phdr_info *info, uintptr_t hdr,
+                         struct coz_unwind_object *o) {
   uintptr_t seg_lo, seg_hi;
   if (!segment_of(info, hdr, &seg_lo, &seg_hi))
     return false;
@@ -155,7 +154,7 @@ static int collect_object(struct dl_phdr_info *info, size_t size, void *arg) {
   }
   struct coz_unwind_object o;
   if (!eh || text_lo >= text_hi ||
-      !read_hdr(info, info->dlpi_addr + eh->p_vaddr, &o))
+      !coz_unwind_read_hdr(info, info->dlpi_addr + eh->p_vaddr, &o))
     return 0;
   o.text_lo = text_lo;
   o.text_hi = text_hi;

@@ -4,6 +4,8 @@
 #ifndef COZ_UNWIND_OBJECTS_H
 #define COZ_UNWIND_OBJECTS_H
 
+#include <link.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,5 +38,14 @@ void coz_unwind_objects_unpin(void);
  * unmapped tables are never read. Async-signal-safe. */
 const struct coz_unwind_object *
 coz_unwind_object_find(const struct coz_unwind_objects *t, uintptr_t pc);
+
+/* Reads the .eh_frame_hdr (version 1) at run-time address hdr of the
+ * object info describes into o's hdr, table, fde_count and eh_lo/eh_hi
+ * (the PT_LOAD segment of info holding .eh_frame); false when it is not
+ * there or not usable. Every read stays inside info's PT_LOAD segments.
+ * Called by coz_unwind_refresh (and the fuzz target) on the object's
+ * dl_iterate_phdr entry. */
+bool coz_unwind_read_hdr(const struct dl_phdr_info *info, uintptr_t hdr,
+                         struct coz_unwind_object *o);
 
 #endif /* COZ_UNWIND_OBJECTS_H */
