@@ -101,6 +101,14 @@ static void def_cfa(struct interp *in, uint64_t reg, int64_t offset) {
   in->row.cfa_offset = offset;
 }
 
+/* A factored offset times the data alignment, wrapping as the hardware
+ * does: corrupt CFI can overflow the product, which in signed arithmetic
+ * is undefined behaviour (the value is then garbage, and the stepper's
+ * stack reads are bounds-checked anyway). */
+static int64_t scaled(uint64_t factored, int64_t data_align) {
+  return (int64_t)(factored * (uint64_t)data_align);
+}
+
 enum run_result { RUN_END, RUN_REACHED, RUN_BAD };
 
 /* Runs the instructions in [p, end). */
@@ -118,7 +126,7 @@ static enum run_result run(struct interp *in, const unsigned char *p,
       continue;
     case CFA_OFFSET:
       off = coz_read_uleb(&c);
-      set_rule(in, op & 0x3f, COZ_RULE_OFFSET, (int64_t)off * daf);
+      set_rule(in, op & 0x3f, COZ_RULE_OFFSET, scaled(off, daf));
       continue;
     case CFA_RESTORE:
       restore_rule(in, op & 0x3f);
@@ -153,25 +161,27 @@ static enum run_result run(struct interp *in, const unsigned char *p,
     case CFA_OFFSET_EXTENDED:
       reg = coz_read_uleb(&c);
       off = coz_read_uleb(&c);
-      set_rule(in, reg, COZ_RULE_OFFSET, (int64_t)off * daf);
+      set_rule(in, reg, COZ_RULE_OFFSET, scaled(off, daf));
       break;
     case CFA_OFFSET_EXTENDED_SF:
       reg = coz_read_uleb(&c);
-      set_rule(in, reg, COZ_RULE_OFFSET, coz_read_sleb(&c) * daf);
+      set_rule(in, reg, COZ_RULE_OFFSET,
+               scaled((uint64_t)coz_read_sleb(&c), daf));
       break;
     case CFA_GNU_NEGATIVE_OFFSET_EXTENDED:
       reg = coz_read_uleb(&c);
       off = coz_read_uleb(&c);
-      set_rule(in, reg, COZ_RULE_OFFSET, -((int64_t)off * daf));
+      set_rule(in, reg, COZ_RULE_OFFSET, scaled(0 - off, daf));
       break;
     case CFA_VAL_OFFSET:
       reg = coz_read_uleb(&c);
       off = coz_read_uleb(&c);
-      set_rule(in, reg, COZ_RULE_VAL_OFFSET, (int64_t)off * daf);
+      set_rule(in, reg, COZ_RULE_VAL_OFFSET, scaled(off, daf));
       break;
     case CFA_VAL_OFFSET_SF:
       reg = coz_read_uleb(&c);
-      set_rule(in, reg, COZ_RULE_VAL_OFFSET, coz_read_sleb(&c) * daf);
+      set_rule(in, reg, COZ_RULE_VAL_OFFSET,
+               scaled((uint64_t)coz_read_sleb(&c), daf));
       break;
     case CFA_RESTORE_EXTENDED:
       restore_rule(in, coz_read_uleb(&c));
@@ -204,7 +214,7 @@ static enum run_result run(struct interp *in, const unsigned char *p,
       break;
     case CFA_DEF_CFA_SF:
       reg = coz_read_uleb(&c);
-      def_cfa(in, reg, coz_read_sleb(&c) * daf);
+      def_cfa(in, reg, scaled((uint64_t)coz_read_sleb(&c), daf));
       break;
     case CFA_DEF_CFA_REGISTER:
       reg = coz_read_uleb(&c);
@@ -219,7 +229,7 @@ static enum run_result run(struct interp *in, const unsigned char *p,
       in->row.cfa_offset = (int64_t)off;
       break;
     case CFA_DEF_CFA_OFFSET_SF:
-      off = (uint64_t)(coz_read_sleb(&c) * daf);
+      off = (uint64_t)scaled((uint64_t)coz_read_sleb(&c), daf);
       if (!in->row.cfa_defined || in->row.cfa_expression)
         return RUN_BAD;
       in->row.cfa_offset = (int64_t)off;
