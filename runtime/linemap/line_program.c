@@ -190,6 +190,11 @@ static int read_v5_entries(struct reader *r, const struct header *h,
     formats[i][1] = read_uleb(r);
   }
   uint64_t count = read_uleb(r);
+  /* Every field takes a byte or more, so more entries than bytes left is
+   * corrupt; refused before the loop, which would otherwise allocate for
+   * all of them when entries have no field. */
+  if (count > (uint64_t)(r->end - r->p))
+    return -1;
   for (uint64_t e = 0; e < count && !r->bad; e++) {
     const char *path = NULL;
     uint64_t dir = 0;
