@@ -1,12 +1,16 @@
 /* dwarf_lines.c: see dwarf_lines.h.
  *
- * libdwarf (Debian 12's 20210528, consumer API) opens the object, follows
- * .gnu_debuglink to a separate debug file, and walks the compilation units
- * for their DW_AT_stmt_list and DW_AT_comp_dir; libelf hands us the
- * (decompressed) .debug_line bytes, which line_program.c decodes. */
+ * libelf opens the object and hands us the (decompressed) .debug_line
+ * bytes, which line_program.c decodes; debug_link.c finds a separate
+ * debug file; libdwarf (Debian 12's 20210528, consumer API) walks the
+ * compilation units for their DW_AT_stmt_list, DW_AT_comp_dir and
+ * DW_AT_name. libdwarf only ever sees a file that libelf read and the
+ * checks below passed (its ELF reader trusts header counts, and its
+ * .debug_rnglists loader corrupts the heap on a bad header). */
 #include "dwarf_lines.h"
 #include "fd_floor.h"
 
+#include "debug_link.h"
 #include "line_program.h"
 
 #include <dwarf.h>
@@ -18,6 +22,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct elf_sections {
@@ -40,6 +45,38 @@ static const uint8_t *section_data(Elf_Scn *scn, const GElf_Shdr *sh,
     return NULL;
   *size = d->d_size;
   return d->d_buf;
+}
+
+/* Whether libdwarf (20210528) can load this .debug_rnglists. Its loader,
+ * run by the first dwarf_next_cu_header_d, frees its list of headers on a
+ * malformed one and then goes on using it: a double free that aborts the
+ * profiled program. So every header it would read is checked here first,
+ * by its rules: a length (32- or 64-bit format) no larger than the
+ * section, then version 5, an address size of 2, 4 or 8 and the offset
+ * count, all inside the section. */
+static bool rnglists_loadable(const uint8_t *p, size_t size) {
+  for (size_t off = 0; off < size;) {
+    size_t left = size - off, head = 4;
+    uint32_t len32;
+    uint64_t len;
+    if (left < 4)
+      return false;
+    memcpy(&len32, p + off, 4); /* the object is little-endian */
+    len = len32;
+    if (len32 == 0xffffffffu) {
+      if (left < 12)
+        return false;
+      memcpy(&len, p + off + 4, 8);
+      head = 12;
+    }
+    if (len > size || left - head < 8)
+      return false;
+    const uint8_t *h = p + off + head;
+    if ((h[0] | h[1] << 8) != 5 || (h[2] != 2 && h[2] != 4 && h[2] != 8))
+      return false;
+    off += head + (size_t)len;
+  }
+  return true;
 }
 
 static void close_sections(struct elf_sections *es) {
@@ -81,6 +118,36 @@ static int take_preopened(const char *path) {
   return -1;
 }
 
+/* Takes what the line decoder needs from one section; false when the
+ * section is one libdwarf must not be shown: its bytes reach past the end
+ * of the file (libdwarf allocates the size a header gives before reading
+ * it, a section group among others), or a .debug_rnglists it cannot load. */
+static bool take_section(struct elf_sections *es, Elf_Scn *scn,
+                         const GElf_Shdr *sh, const char *name,
+                         uint64_t file_size) {
+  if (sh->sh_type != SHT_NOBITS &&
+      (sh->sh_offset > file_size || sh->sh_size > file_size - sh->sh_offset))
+    return false;
+  bool gnu = strncmp(name, ".zdebug_", 8) == 0;
+  const char *base =
+      gnu ? name + 8 : name + (strncmp(name, ".debug_", 7) ? strlen(name) : 7);
+  if (strcmp(base, "line") == 0) {
+    es->s.line = section_data(scn, sh, gnu, &es->s.line_size);
+  } else if (strcmp(base, "line_str") == 0) {
+    es->s.line_str = section_data(scn, sh, gnu, &es->s.line_str_size);
+  } else if (strcmp(base, "str") == 0) {
+    es->s.str = section_data(scn, sh, gnu, &es->s.str_size);
+  } else if (strncmp(base, "rnglists", 8) == 0 && sh->sh_size) {
+    size_t size = 0;
+    const uint8_t *d = section_data(scn, sh, gnu, &size);
+    return d && rnglists_loadable(d, size);
+  }
+  return true;
+}
+
+/* Opens path with libelf and takes its sections; -1 when it is not a
+ * little-endian ELF file (the decoders read them so: x86-64) or fails
+ * the checks that protect libdwarf. */
 static int open_sections(const char *path, struct elf_sections *es) {
   memset(es, 0, sizeof *es);
   es->fd = -1;
@@ -89,31 +156,27 @@ static int open_sections(const char *path, struct elf_sections *es) {
   es->fd = take_preopened(path);
   if (es->fd < 0)
     es->fd = coz_fd_floor(open(path, O_RDONLY | O_CLOEXEC));
-  if (es->fd < 0)
-    return -1;
-  es->elf = elf_begin(es->fd, ELF_C_READ_MMAP, NULL);
-  size_t shstrndx;
-  if (!es->elf || elf_getshdrstrndx(es->elf, &shstrndx) != 0) {
+  struct stat st;
+  if (es->fd < 0 || fstat(es->fd, &st) != 0) {
     close_sections(es);
     return -1;
   }
-  for (Elf_Scn *scn = NULL; (scn = elf_nextscn(es->elf, scn));) {
+  es->elf = elf_begin(es->fd, ELF_C_READ_MMAP, NULL);
+  size_t shstrndx;
+  const char *ident = es->elf ? elf_getident(es->elf, NULL) : NULL;
+  bool ok = ident && ident[EI_DATA] == ELFDATA2LSB &&
+            elf_getshdrstrndx(es->elf, &shstrndx) == 0;
+  for (Elf_Scn *scn = NULL; ok && (scn = elf_nextscn(es->elf, scn));) {
     GElf_Shdr sh;
-    if (!gelf_getshdr(scn, &sh))
-      continue;
-    const char *name = elf_strptr(es->elf, shstrndx, sh.sh_name);
-    if (!name)
-      continue;
-    bool gnu = strncmp(name, ".zdebug_", 8) == 0;
-    const char *base =
-        gnu ? name + 8
-            : name + (strncmp(name, ".debug_", 7) ? strlen(name) : 7);
-    if (strcmp(base, "line") == 0)
-      es->s.line = section_data(scn, &sh, gnu, &es->s.line_size);
-    else if (strcmp(base, "line_str") == 0)
-      es->s.line_str = section_data(scn, &sh, gnu, &es->s.line_str_size);
-    else if (strcmp(base, "str") == 0)
-      es->s.str = section_data(scn, &sh, gnu, &es->s.str_size);
+    const char *name = gelf_getshdr(scn, &sh)
+                           ? elf_strptr(es->elf, shstrndx, sh.sh_name)
+                           : NULL;
+    /* A section we cannot name we cannot check either. */
+    ok = name && take_section(es, scn, &sh, name, (uint64_t)st.st_size);
+  }
+  if (!ok) {
+    close_sections(es);
+    return -1;
   }
   return 0;
 }
@@ -151,6 +214,26 @@ static int stmt_list(Dwarf_Debug dbg, Dwarf_Die die, uint64_t *offset) {
   return rc;
 }
 
+/* A string attribute of die, NULL when absent or unreadable. The string
+ * lies in a section, so it is never freed (dwarf_dealloc on it would
+ * free() whatever the section bytes before it look like), and errors are
+ * freed here (dwarf_die_text leaks the one its lookup makes). */
+static const char *die_string(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half attr) {
+  Dwarf_Error err = NULL;
+  Dwarf_Attribute at = NULL;
+  if (dwarf_attr(die, attr, &at, &err) != DW_DLV_OK) {
+    drop_error(dbg, &err);
+    return NULL;
+  }
+  char *str = NULL;
+  if (dwarf_formstring(at, &str, &err) != DW_DLV_OK) {
+    drop_error(dbg, &err);
+    str = NULL;
+  }
+  dwarf_dealloc(dbg, at, DW_DLA_ATTR);
+  return str;
+}
+
 /* Decodes the line program of the unit whose header was just read.
  * Returns 1 when it had one. */
 static int read_unit(Dwarf_Debug dbg, const struct coz_line_sections *s,
@@ -164,24 +247,11 @@ static int read_unit(Dwarf_Debug dbg, const struct coz_line_sections *s,
   uint64_t offset;
   int had_lines = 0;
   if (stmt_list(dbg, die, &offset) == 0) {
-    char *comp_dir = NULL;
-    if (dwarf_die_text(die, DW_AT_comp_dir, &comp_dir, &err) != DW_DLV_OK) {
-      drop_error(dbg, &err);
-      comp_dir = NULL;
-    }
-    char *name = NULL;
-    if (sink->unit &&
-        dwarf_die_text(die, DW_AT_name, &name, &err) != DW_DLV_OK) {
-      drop_error(dbg, &err);
-      name = NULL;
-    }
+    const char *comp_dir = die_string(dbg, die, DW_AT_comp_dir);
+    const char *name = sink->unit ? die_string(dbg, die, DW_AT_name) : NULL;
     if (!sink->unit || sink->unit(sink->ctx, name, comp_dir))
       had_lines =
           coz_line_program_decode(s, offset, comp_dir, sink, files_only) == 0;
-    if (name)
-      dwarf_dealloc(dbg, name, DW_DLA_STRING);
-    if (comp_dir)
-      dwarf_dealloc(dbg, comp_dir, DW_DLA_STRING);
   }
   dwarf_dealloc(dbg, die, DW_DLA_DIE);
   return had_lines;
@@ -193,26 +263,9 @@ struct coz_dwarf_object {
   int old_flag;
 };
 
-/* libdwarf's dwarf_init_path; a true_path buffer makes it follow
- * .gnu_debuglink, which costs a CRC of the debug file, so that is only
- * tried when the object itself has no line table. */
-static Dwarf_Debug init_path(const char *path, char *true_path, size_t cap) {
-  Dwarf_Debug dbg = NULL;
-  Dwarf_Error err = NULL;
-  int rc = dwarf_init_path(path, true_path, (unsigned)cap, DW_DLC_READ,
-                           DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, NULL, 0, NULL,
-                           &err);
-  if (rc != DW_DLV_OK) {
-    drop_error(dbg, &err);
-    return NULL;
-  }
-  return dbg;
-}
-
-/* libdwarf on the descriptor open_sections opened: dwarf_init_path would
- * open the file again, at the lowest free number, and hold it while the
- * object is read, concurrently with the program's own opens
- * (fd_floor.h). */
+/* libdwarf on the descriptor open_sections opened and checked: it is not
+ * asked to follow links (debug_link.c does), and opening by path would
+ * take the lowest free number while the program runs (fd_floor.h). */
 static Dwarf_Debug init_fd(int fd) {
   Dwarf_Debug dbg = NULL;
   Dwarf_Error err = NULL;
@@ -224,6 +277,25 @@ static Dwarf_Debug init_fd(int fd) {
   return dbg;
 }
 
+/* Opens the separate debug file of the object whose link is given into
+ * obj; false when none of the places holds it. Reading a candidate costs
+ * a CRC of it, so this is only tried when the object has no line table. */
+static bool open_debug_file(struct coz_dwarf_object *obj, const char *path,
+                            const struct coz_debug_link *link) {
+  char cand[PATH_MAX];
+  for (unsigned i = 0;
+       coz_debug_link_candidate(link, path, i, cand, sizeof cand); i++) {
+    if (!cand[0] || strcmp(cand, path) == 0 ||
+        open_sections(cand, &obj->es) != 0)
+      continue;
+    if (obj->es.s.line && coz_debug_link_matches(link, obj->es.elf) &&
+        (obj->dbg = init_fd(obj->es.fd)))
+      return true;
+    close_sections(&obj->es);
+  }
+  return false;
+}
+
 struct coz_dwarf_object *coz_dwarf_open(const char *path) {
   struct coz_dwarf_object *obj = calloc(1, sizeof *obj);
   if (!obj)
@@ -232,16 +304,18 @@ struct coz_dwarf_object *coz_dwarf_open(const char *path) {
   /* We free what we take, so libdwarf's tracking of every allocation for
    * dwarf_finish is pure cost; other libdwarf users keep their setting. */
   obj->old_flag = dwarf_set_de_alloc_flag(0);
-  if (open_sections(path, &obj->es) == 0 && obj->es.s.line &&
-      (obj->dbg = init_fd(obj->es.fd)))
+  if (open_sections(path, &obj->es) != 0) {
+    coz_dwarf_close(obj);
+    return NULL;
+  }
+  if (obj->es.s.line && (obj->dbg = init_fd(obj->es.fd)))
     return obj;
   /* No line table here (a stripped library, say): try the separate debug
-   * file that .gnu_debuglink or the build ID names (libdwarf opens it). */
+   * file that the build ID or .gnu_debuglink names. */
+  struct coz_debug_link link;
+  coz_debug_link_read(obj->es.elf, &link);
   close_sections(&obj->es);
-  char true_path[PATH_MAX] = "";
-  obj->dbg = init_path(path, true_path, sizeof true_path);
-  if (!obj->dbg || !true_path[0] || strcmp(true_path, path) == 0 ||
-      open_sections(true_path, &obj->es) != 0 || !obj->es.s.line) {
+  if (!open_debug_file(obj, path, &link)) {
     coz_dwarf_close(obj);
     return NULL;
   }
@@ -278,11 +352,11 @@ long coz_dwarf_read_lines(struct coz_dwarf_object *obj,
 void coz_dwarf_close(struct coz_dwarf_object *obj) {
   if (!obj)
     return;
-  if (obj->dbg) { /* before its descriptor closes */
+  close_sections(&obj->es);
+  if (obj->dbg) {
     Dwarf_Error err = NULL;
     dwarf_finish(obj->dbg, &err);
   }
-  close_sections(&obj->es);
   dwarf_set_de_alloc_flag(obj->old_flag);
   free(obj);
 }

@@ -36,8 +36,8 @@ struct coz_dwarf_object;
 void coz_dwarf_preopen(const char *path);
 
 /* Opens path's debug info: in the file itself, else in the separate debug
- * file its .gnu_debuglink names. NULL when there is none (or path is not
- * a readable ELF file). */
+ * file its build ID or .gnu_debuglink names (debug_link.h). NULL when
+ * there is none (or path is not a readable, well-formed ELF file). */
 struct coz_dwarf_object *coz_dwarf_open(const char *path);
 
 /* Size in bytes of the object's .debug_line (to size buffers). */
