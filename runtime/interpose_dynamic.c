@@ -38,8 +38,39 @@ struct coz_real_fns coz_real = {
     .pthread_mutex_trylock = coz_libc_mutex_trylock,
     .pthread_mutex_unlock = coz_libc_mutex_unlock,
 };
+
+/* A versioned reference binds to the first definition of the name, and
+ * AddressSanitizer's runtime (gcc's and clang's, shared or linked into the
+ * executable) defines __pthread_mutex_lock and __pthread_mutex_unlock: on
+ * glibc 2.34+, which exports them only as compatibility symbols, its
+ * interceptors find no real function and jump to address 0. Where the
+ * bound function is not in libc (or is reached through the executable's
+ * PLT, as in non-PIE executables), the public name is taken from the next
+ * object instead (a sanitizer's working interceptor, or libc's same
+ * function), when coz_real_resolve runs from .preinit_array. (dlopen,
+ * which could name libc itself, resets the environment that early.) */
+static void ensure_libc_mutex(const char *name, void **slot) {
+  Dl_info libc, bound;
+  void *probe = dlsym(RTLD_DEFAULT, "gnu_get_libc_version");
+  if (!probe || !dladdr(probe, &libc) ||
+      (dladdr(*slot, &bound) && bound.dli_fbase == libc.dli_fbase))
+    return;
+  void *f = dlsym(RTLD_NEXT, name);
+  if (f)
+    __atomic_store_n(slot, f, __ATOMIC_RELEASE);
+}
+
+static void ensure_libc_mutexes(void) {
+  ensure_libc_mutex("pthread_mutex_lock",
+                    (void **)&coz_real.pthread_mutex_lock);
+  ensure_libc_mutex("pthread_mutex_trylock",
+                    (void **)&coz_real.pthread_mutex_trylock);
+  ensure_libc_mutex("pthread_mutex_unlock",
+                    (void **)&coz_real.pthread_mutex_unlock);
+}
 #else
 struct coz_real_fns coz_real;
+static void ensure_libc_mutexes(void) {}
 #endif
 
 static void *lookup(const char *name) {
@@ -67,6 +98,7 @@ static void *lookup(const char *name) {
 void coz_io_resolve(void); /* io_checkpoints.c */
 
 void coz_real_resolve(void) {
+  ensure_libc_mutexes();
   coz_io_resolve();
 #define COZ_SIG(RET, NAME, PARAMS, ARGS)                                       \
   if (!coz_real.NAME) {                                                        \
