@@ -9,11 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The file names handed out, freed at the end. */
+struct names {
+  char **v;
+  size_t n, cap;
+};
+
 static void *on_file(void *ctx, const char *path, const char *comp_dir) {
-  (void)ctx;
+  struct names *names = ctx;
   char buf[PATH_MAX];
-  return coz_path_normalize(buf, sizeof buf, comp_dir, path) ? strdup(buf)
-                                                             : NULL;
+  if (!coz_path_normalize(buf, sizeof buf, comp_dir, path))
+    return NULL;
+  if (names->n == names->cap) {
+    size_t cap = names->cap ? names->cap * 2 : 64;
+    char **v = realloc(names->v, cap * sizeof *v);
+    if (!v)
+      return NULL;
+    names->v = v;
+    names->cap = cap;
+  }
+  char *name = strdup(buf);
+  if (name)
+    names->v[names->n++] = name;
+  return name;
 }
 
 static void on_range(void *ctx, uint64_t lo, uint64_t hi, void *file,
@@ -35,8 +53,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: no DWARF line table found\n", argv[1]);
     return 1;
   }
-  struct coz_dwarf_sink sink = {on_file, on_range, on_end, NULL, NULL};
+  struct names names = {NULL, 0, 0};
+  struct coz_dwarf_sink sink = {on_file, on_range, on_end, &names, NULL};
   long units = coz_dwarf_read_lines(obj, &sink, false);
   coz_dwarf_close(obj);
+  for (size_t i = 0; i < names.n; i++)
+    free(names.v[i]);
+  free(names.v);
   return units > 0 ? 0 : 1;
 }
