@@ -12,7 +12,12 @@
 #   ctest TEST (label "fuzz"): bench/fuzz/run.sh fuzzes bin/NAME for 60 s
 #   from the SEEDS corpora; new inputs go to the build folder.
 
+# A sanitized tree (COZ_SANITIZE) has no fuzz targets: they carry their own
+# sanitizers, and that tree only runs the unit and runtime tests.
 function(coz_add_fuzzer name)
+  if(COZ_SANITIZE)
+    return()
+  endif()
   cmake_parse_arguments(F "" "" "SOURCES;INCLUDES;LIBS" ${ARGN})
   set(out ${CMAKE_BINARY_DIR}/bin/${name})
   set(include_flags "")
@@ -41,6 +46,9 @@ function(coz_add_fuzzer name)
 endfunction()
 
 function(coz_add_fuzz_test test name)
+  if(COZ_SANITIZE)
+    return()
+  endif()
   cmake_parse_arguments(F "" "" "SEEDS" ${ARGN})
   add_test(NAME ${test}
     COMMAND bash ${PROJECT_SOURCE_DIR}/bench/fuzz/run.sh 60

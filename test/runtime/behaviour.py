@@ -389,3 +389,25 @@ def test_checkpoint_table():
                 ok = False
     print("%d checkpoints: %s" % (len(table), "ok" if ok else "FAILED"))
     return ok
+
+
+def test_programs_profiled():
+    """Every runtime test program, profiled once with experiments under way
+    (registered in sanitized trees only: the accuracy tests time these
+    programs, this runs their code once under the sanitizers): each exits
+    cleanly, which a sanitizer report prevents, and writes experiments."""
+    runs = [("rt_fixed_line", [300]), ("rt_fig1", [100]),
+            ("rt_pc", ["mutex", 3000]), ("rt_pc", ["sem", 3000]),
+            ("rt_pc", ["c11", 3000]), ("rt_latency", [800]),
+            ("rt_cxx", [3000]), ("rt_pipe_wait", ["pipe", 100]),
+            ("rt_pipe_wait", ["socketpair", 100]),
+            ("rt_pipe_wait", ["eventfd", 100]), ("rt_wake_credit", [500]),
+            ("rt_wake_credit", [500, "hooks"])]
+    ok = True
+    for prog, args in runs:
+        _, exps, _ = rtlib.run(prog, args)  # fails on a nonzero exit
+        ok &= len(exps) > 0
+        print("%s %s: %d experiments %s" % (prog, " ".join(map(str, args)),
+                                            len(exps),
+                                            "ok" if exps else "FAILED"))
+    return ok
