@@ -63,5 +63,5 @@ echo "fuzzing $fuzzer for ${secs}s; corpus $work/corpus + ${seeds[*]}"
   echo "run.sh: the fuzzer failed (exit $rc); the input is in $work/" >&2
   exit 1
 }
-grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+ *DONE" "$work/fuzz.log" || true
+grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+[[:space:]]+DONE" "$work/fuzz.log" || true
 echo "run.sh: no crash in ${secs}s"
