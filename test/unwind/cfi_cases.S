@@ -211,17 +211,25 @@ asm_outermost:
 	.cfi_endproc
 	.size asm_outermost, .-asm_outermost
 
-/* A signal trampoline's FDE ('S' augmentation): not followed. */
+/* A signal trampoline's FDE ('S' augmentation) whose ucontext, at sp, is
+ * all zeros: its saved sp (0) is not above the frame, so the step is
+ * refused. The zeros make that so whatever the frames above hold (under
+ * AddressSanitizer they differ, and the words read once gave a valid-
+ * looking sp). */
 	.globl asm_signal_frame
 	.type asm_signal_frame, @function
 asm_signal_frame:
 	.cfi_startproc
 	.cfi_signal_frame
-	sub $8, %rsp
-	.cfi_adjust_cfa_offset 8
-	CAPTURE 8
-	add $8, %rsp
-	.cfi_adjust_cfa_offset -8
+	sub $264, %rsp
+	.cfi_adjust_cfa_offset 264
+	mov %rsp, %rdi
+	mov $32, %ecx
+	xor %eax, %eax
+	rep stosq                /* 256 bytes: past the gregs the step reads */
+	CAPTURE 264
+	add $264, %rsp
+	.cfi_adjust_cfa_offset -264
 	ret
 	.cfi_endproc
 	.size asm_signal_frame, .-asm_signal_frame
