@@ -151,7 +151,7 @@ void coz_options_print_help(FILE *out, const char *tool) {
 
 char *coz_options_pass_env(const struct coz_options *opts,
                            const char *inherited) {
-  size_t len = inherited ? strlen(inherited) : 0;
+  size_t len = inherited ? strlen(inherited) + 1 : 0;
   for (size_t i = 0; i < opts->pass_args.count; i++)
     len += strlen(opts->pass_args.items[i]) + 1;
   if (len == 0)
@@ -159,16 +159,21 @@ char *coz_options_pass_env(const struct coz_options *opts,
   char *env = xmalloc(len + 1);
   char *p = env;
   if (inherited && inherited[0]) {
-    size_t n = strlen(inherited);
-    memcpy(p, inherited, n);
-    p += n;
+    /* The pass splits a value without a newline at blanks: once ours are
+     * added, a blank-separated one must become lines to mean the same. */
+    int by_line = strchr(inherited, '\n') != NULL;
+    for (const char *c = inherited; *c; c++)
+      *p++ = !by_line && (*c == ' ' || *c == '\t') ? '\n' : *c;
+    *p++ = '\n';
   }
+  /* Every option ends with a newline, so the pass reads the value by lines
+   * even when it holds one option: a name or path may contain blanks
+   * (`--coz-skip=ns::f()::{lambda(int)#1}::operator()(int) const`). */
   for (size_t i = 0; i < opts->pass_args.count; i++) {
-    if (p != env)
-      *p++ = '\n';
     size_t n = strlen(opts->pass_args.items[i]);
     memcpy(p, opts->pass_args.items[i], n);
     p += n;
+    *p++ = '\n';
   }
   *p = '\0';
   return env;

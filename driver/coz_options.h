@@ -33,8 +33,8 @@ void coz_options_consume(struct coz_options *opts, const char *arg,
 void coz_options_print_help(FILE *out, const char *tool);
 
 /* The COZ_PASS_ARGS value: `inherited` (the variable's current value, may be
- * NULL) followed by the driver's pass options, newline-separated. Returns
- * NULL when there is nothing to pass. */
+ * NULL) followed by the driver's pass options, each ending with a newline.
+ * Returns NULL when there is nothing to pass. */
 char *coz_options_pass_env(const struct coz_options *opts,
                            const char *inherited);
 

@@ -162,8 +162,11 @@ static void print_command(const struct arg_list *cmd, const char *tool) {
     fprintf(stderr, quote ? " '%s'" : " %s", arg);
   }
   const char *pass_args = getenv("COZ_PASS_ARGS");
-  if (pass_args)
-    fprintf(stderr, "\n%s: with COZ_PASS_ARGS='%s'", tool, pass_args);
+  if (pass_args) { /* one option a line; the last line's newline not shown */
+    int n = (int)strlen(pass_args);
+    n -= n > 0 && pass_args[n - 1] == '\n';
+    fprintf(stderr, "\n%s: with COZ_PASS_ARGS='%.*s'", tool, n, pass_args);
+  }
   fputc('\n', stderr);
 }
 

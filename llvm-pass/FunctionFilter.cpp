@@ -4,8 +4,10 @@
 #include "Compat.h"
 
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/Module.h"
+
+#include <cstdlib>
+#include <cxxabi.h>
 
 using namespace llvm;
 
@@ -14,6 +16,20 @@ namespace coz {
 namespace {
 
 constexpr const char *SkipAnnotation = "coz_skip";
+
+// The demangler coz-report uses (libstdc++'s, report/callpath_names.c), so
+// a name copied from a report matches: LLVM's own prints lambdas and other
+// unnamed entities differently ('lambda'(int) for {lambda(int)#1}). Only
+// Itanium names: it would also "demangle" a C name that spells a type.
+std::string demangled(const std::string &Mangled) {
+  if (Mangled.compare(0, 2, "_Z") != 0)
+    return Mangled;
+  int Status = 0;
+  char *Out = abi::__cxa_demangle(Mangled.c_str(), nullptr, nullptr, &Status);
+  std::string D = Status == 0 && Out ? Out : Mangled;
+  std::free(Out);
+  return D;
+}
 
 // "ns::f(int) const" -> "ns::f": drops the last balanced (...) group and
 // what follows it.
@@ -63,7 +79,7 @@ bool FunctionFilter::shouldInstrument(const Function &F) const {
   if (Skip.empty())
     return true;
   std::string Mangled = F.getName().str();
-  std::string Demangled = demangle(Mangled);
+  std::string Demangled = demangled(Mangled);
   std::string Short = withoutParameters(Demangled);
   for (const std::string &S : Skip)
     if (S == Mangled || S == Demangled || S == Short)

@@ -74,6 +74,13 @@ def rows(text):
     return out
 
 
+def resource_total(text):
+    """The resource's total in a report's text (`N samples, T bytes in
+    all`), or None."""
+    m = re.search(r'^\d+ samples, (\d+) \S+ in all', text, re.M)
+    return int(m.group(1)) if m else None
+
+
 def frac(table, kind, *path):
     return table.get(kind, {}).get(tuple(path), (0.0, 0))[0]
 
@@ -98,8 +105,7 @@ def sampled_runs(args, prog, spec, resource, queries, workdir, argv=()):
             if kind != 'function':
                 opts += ['--root', root, '--' + kind]
             text = report(args, out, *opts)
-            m = re.search(r'^\d+ samples, (\d+) \S+ in all', text, re.M)
-            total = int(m.group(1)) if m else None
+            total = resource_total(text)
             values.append(frac(rows(text), kind, *path))
         runs.append((values, total, stdout))
     return runs

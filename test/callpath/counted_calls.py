@@ -2,7 +2,7 @@
 """Call-path tests of the counted calls (docs/callpath.md): heap bytes and
 stdio bytes, counted by calls the pass inserts after each allocation and
 stdio call (runtime/callpath/counted_calls.def), and the report's C++
-names. Same conventions and helpers as callpath.py: programs whose use of
+names (which --coz-skip takes as they are printed). Same conventions and helpers as callpath.py: programs whose use of
 the resource per call path is known by construction.
 """
 import argparse
@@ -14,7 +14,8 @@ import subprocess
 import sys
 import tempfile
 
-from callpath import check, frac, report, rows, run_program, sampled_runs
+from callpath import (check, frac, report, resource_total, rows, run_program,
+                      sampled_runs)
 
 
 def split_checks(label, medians, names):
@@ -195,6 +196,40 @@ def heap_dso_test(args, workdir):
     return ok
 
 
+def skip_lambda_test(args, workdir):
+    # A lambda's name copied from the report is one --coz-skip accepts (the
+    # pass demangles as the report does): built plainly, the lambda's bytes
+    # are counted under that name; built with --coz-skip=<that name>, its
+    # calls are not counted at all and only the enclosing function's are.
+    src = os.path.join(os.path.dirname(__file__), 'progs',
+                       'cp_skip_lambda.cpp')
+    cxx = os.path.join(os.path.dirname(args.driver), 'coz-c++')
+    plain = os.path.join(workdir, 'skip_plain')
+    if not build(args, 'plain build', cxx, '-O2', '-Wall', '-Wextra',
+                 '-Werror', src, '-o', plain):
+        return False
+    out, stdout = run_program(args, plain, 'heap:512', workdir, 'plain')
+    m = re.search(r'fill (\d+) lambda (\d+)', stdout)
+    own, by_lambda = (int(m.group(1)), int(m.group(2))) if m else (-1, -1)
+    text = report(args, out, '--resource', 'heap', '--threshold', '0')
+    names = [n[0] for n in rows(text).get('function', {}) if '{lambda' in n[0]]
+    good = len(names) == 1 and resource_total(text) == own + by_lambda
+    print(f'{"ok  " if good else "FAIL"} plain build: lambda shown as '
+          f'{names}, {resource_total(text)} bytes (want {own + by_lambda})')
+    if not good:
+        return False
+    skipped = os.path.join(workdir, 'skip_lambda')
+    if not build(args, f'build with --coz-skip={names[0]}', cxx, '-O2',
+                 f'--coz-skip={names[0]}', src, '-o', skipped):
+        return False
+    out, _ = run_program(args, skipped, 'heap:512', workdir, 'skipped')
+    text = report(args, out, '--resource', 'heap', '--threshold', '0')
+    good = resource_total(text) == own and '{lambda' not in text
+    print(f'{"ok  " if good else "FAIL"} --coz-skip={names[0]}: '
+          f'{resource_total(text)} bytes (want {own}, the lambda\'s uncounted)')
+    return good
+
+
 def stdio_test(args, workdir, resource):
     # 1 MiB through path_a, 3 MiB through path_b, nothing else: exactly
     # 4 MiB in all (libc's own read()/write() under stdio count nothing).
@@ -222,6 +257,7 @@ def main():
         'heap_cxx_demangled': lambda w: heap_cxx_demangled_test(args, w),
         'own_malloc': lambda w: own_malloc_test(args, w),
         'heap_dso': lambda w: heap_dso_test(args, w),
+        'skip_lambda': lambda w: skip_lambda_test(args, w),
         'stdio_write': lambda w: stdio_test(args, w, 'write'),
         'stdio_read': lambda w: stdio_test(args, w, 'read'),
     }
