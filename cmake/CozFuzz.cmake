@@ -13,9 +13,26 @@
 #   from the SEEDS corpora; new inputs go to the build folder.
 
 # A sanitized tree (COZ_SANITIZE) has no fuzz targets: they carry their own
-# sanitizers, and that tree only runs the unit and runtime tests.
+# sanitizers, and that tree only runs the unit and runtime tests. Without
+# clang's sanitizer runtimes (libclang-rt-N-dev, which setup.sh installs)
+# the targets are skipped, saying so, rather than failing the build.
+set(coz_fuzz_probe ${CMAKE_BINARY_DIR}/fuzz_probe.c)
+file(WRITE ${coz_fuzz_probe} "#include <stddef.h>\n#include <stdint.h>\n"
+  "int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) "
+  "{ (void)d; (void)n; return 0; }\n")
+execute_process(
+  COMMAND ${COZ_CLANG} -fsanitize=fuzzer,address,undefined ${coz_fuzz_probe}
+          -o ${CMAKE_BINARY_DIR}/fuzz_probe
+  RESULT_VARIABLE coz_fuzz_probe_status OUTPUT_QUIET ERROR_QUIET)
+set(COZ_FUZZ_OK TRUE)
+if(NOT coz_fuzz_probe_status EQUAL 0)
+  set(COZ_FUZZ_OK FALSE)
+  message(STATUS "fuzz targets skipped: ${COZ_CLANG} cannot link "
+    "-fsanitize=fuzzer; install libclang-rt-${COZ_LLVM_VERSION}-dev")
+endif()
+
 function(coz_add_fuzzer name)
-  if(COZ_SANITIZE)
+  if(COZ_SANITIZE OR NOT COZ_FUZZ_OK)
     return()
   endif()
   cmake_parse_arguments(F "" "" "SOURCES;INCLUDES;LIBS" ${ARGN})
@@ -46,7 +63,7 @@ function(coz_add_fuzzer name)
 endfunction()
 
 function(coz_add_fuzz_test test name)
-  if(COZ_SANITIZE)
+  if(COZ_SANITIZE OR NOT COZ_FUZZ_OK)
     return()
   endif()
   cmake_parse_arguments(F "" "" "SEEDS" ${ARGN})

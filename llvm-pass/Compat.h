@@ -1,10 +1,11 @@
 // Compat.h: every difference between the LLVM majors the pass supports
-// (14, the Debian 12 default, and 19) lives here, so the other files read as
-// plain LLVM code.
+// (those Debian 12 ships: 14, its default, 15, 16 and 19) lives here, so the
+// other files read as plain LLVM code.
 //
-//  - LLVM 14 has typed pointers (clang-14 emits them); 19 has only opaque
-//    `ptr`. We always build pointer types through cozPtrTy() and cast with
-//    CreatePointerCast/getPointerCast, which are no-ops with opaque pointers.
+//  - LLVM 14 has typed pointers (clang-14 emits them); 15 and 16 have opaque
+//    `ptr` by default, 17 on only that. We always build pointer types through
+//    cozPtrTy() and cast with CreatePointerCast/getPointerCast, which are
+//    no-ops with opaque pointers.
 //  - LLVM 14 has icmp constant expressions (`br i1 icmp ne (@f, null)`);
 //    LLVM 19 removed them (clang emits an icmp instruction instead).
 //  - StringRef::startswith became starts_with (the old one is deprecated).

@@ -8,7 +8,8 @@
 #
 # Environment:
 #   COZ_BUILD_DIR      build directory (default: <repo>/build)
-#   COZ_LLVM_VERSION   LLVM major of the plugin: 14 (default) or 19
+#   COZ_LLVM_VERSION   LLVM major of the plugin: 14 (default), 15, 16 or 19
+#                      (the majors Debian 12 ships; use one build dir per major)
 #   COZ_JOBS           parallel build jobs (default 2)
 set -euo pipefail
 
@@ -17,23 +18,29 @@ BUILD_DIR="${COZ_BUILD_DIR:-$ROOT/build}"
 LLVM_MAJOR="${COZ_LLVM_VERSION:-14}"
 JOBS="${COZ_JOBS:-2}"
 
+# The sanitizer runtimes the report's fuzz target links: their own package
+# from LLVM 16 on (and for 14), part of clang's libclang-common-N-dev in 15.
 case "$LLVM_MAJOR" in
-14 | 19) ;;
+14 | 16 | 19) SANITIZER_RUNTIME=("libclang-rt-$LLVM_MAJOR-dev") ;;
+15) SANITIZER_RUNTIME=() ;;
 *)
-  echo "setup.sh: COZ_LLVM_VERSION=$LLVM_MAJOR is not supported: use 14 or 19" >&2
+  echo "setup.sh: COZ_LLVM_VERSION=$LLVM_MAJOR is not supported: use 14, 15, 16 or 19" >&2
   exit 1
   ;;
 esac
+# The tests check that coz-cc refuses a clang of another major.
+if [ "$LLVM_MAJOR" = 14 ]; then OTHER_MAJOR=19; else OTHER_MAJOR=14; fi
 
-# Build tools, both clangs (the tests check that coz-cc refuses the other
-# major), the plugin's LLVM, the runtime's and the report's libraries, and
-# what the test suites use (autoconf for the configure test, FileCheck/lit,
-# file, allocators for the runtime tests, chromium for the HTML report) and
-# the overhead benchmark and the drop-in test (tcl: SQLite's build makes its
+# Build tools, the plugin's clang and LLVM (FileCheck and lit come with the
+# tools), another major's clang, the runtime's and the report's libraries,
+# and what the test suites use (autoconf for the configure test, file,
+# allocators for the runtime tests, chromium for the HTML report) and the
+# overhead benchmark and the drop-in test (tcl: SQLite's build makes its
 # amalgamation; dpkg-dev: `apt-get source` unpacks with dpkg-source).
 PACKAGES=(
   cmake ninja-build make pkg-config file binutils python3 autoconf
-  clang-14 clang-19 "llvm-$LLVM_MAJOR-dev" "llvm-$LLVM_MAJOR-tools"
+  "clang-$LLVM_MAJOR" "clang-$OTHER_MAJOR" "llvm-$LLVM_MAJOR-dev"
+  "llvm-$LLVM_MAJOR-tools" "${SANITIZER_RUNTIME[@]}"
   libdwarf-dev libelf-dev libjansson-dev zlib1g-dev libbz2-dev
   libjemalloc-dev libgoogle-perftools-dev
   chromium tcl dpkg-dev

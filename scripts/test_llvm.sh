@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# test_llvm.sh: build coz-cc for other LLVM majors and run the suites that
+# depend on the major: the pass's lit tests, the driver's and the call-path
+# tests (ctest labels pass, driver, callpath).
+#
+# Usage: scripts/test_llvm.sh MAJOR...    e.g. scripts/test_llvm.sh 15 16 19
+#
+# Each MAJOR (15, 16 or 19; 14 is scripts/test.sh's) gets a fresh
+# `COZ_LLVM_VERSION=MAJOR scripts/setup.sh` (which installs that major's
+# packages) in its own build dir, <build>-llvmMAJOR next to COZ_BUILD_DIR
+# (default <repo>/build). CI runs it for 19 after scripts/test.sh.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_BASE="${COZ_BUILD_DIR:-$ROOT/build}"
+
+if [ "$#" -eq 0 ]; then
+  echo "test_llvm.sh: name the LLVM majors to test, e.g. scripts/test_llvm.sh 15 16 19" >&2
+  exit 2
+fi
+for major in "$@"; do
+  dir="$BUILD_BASE-llvm$major"
+  echo "test_llvm.sh: LLVM $major in $dir"
+  COZ_LLVM_VERSION="$major" COZ_BUILD_DIR="$dir" "$ROOT/scripts/setup.sh"
+  ctest --test-dir "$dir" -j "${COZ_JOBS:-2}" --output-on-failure \
+    -L '^(pass|driver|callpath)$'
+done
