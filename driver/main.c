@@ -66,7 +66,7 @@ static void take_response_file(const char *arg, struct coz_options *opts,
                                struct arg_list *expanded,
                                struct arg_list *forwarded, const char *tool) {
   struct arg_list contents = {0};
-  if (response_file_expand(arg + 1, &contents) != 0) {
+  if (response_file_expand(arg + 1, &contents, tool) != 0) {
     take_plain_arg(arg, opts, expanded, forwarded, tool);
     return;
   }

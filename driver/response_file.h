@@ -9,9 +9,11 @@
 #include "arg_list.h"
 
 /* Appends the arguments of response file `path` to `out`, expanding nested
- * @files (resolved against the working directory, like clang 14 and 19).
- * Returns 0, or -1 when `path` cannot be read: clang then keeps "@path" as a
- * literal argument, and so does the caller. */
-int response_file_expand(const char *path, struct arg_list *out);
+ * @files (resolved against the working directory, as clang does). Returns
+ * 0, or -1 when `path` cannot be read or decoded: clang then keeps "@path"
+ * as a literal argument, and so does the caller. A file that includes
+ * itself, directly or not, ends the driver with one line naming it. */
+int response_file_expand(const char *path, struct arg_list *out,
+                         const char *tool);
 
 #endif
