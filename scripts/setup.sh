@@ -11,12 +11,14 @@
 #   COZ_LLVM_VERSION   LLVM major of the plugin: 14 (default), 15, 16 or 19
 #                      (the majors Debian 12 ships; use one build dir per major)
 #   COZ_JOBS           parallel build jobs (default 2)
+#   COZ_TARGETS        ninja targets to build, blank-separated (default: all)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${COZ_BUILD_DIR:-$ROOT/build}"
 LLVM_MAJOR="${COZ_LLVM_VERSION:-14}"
 JOBS="${COZ_JOBS:-2}"
+read -ra TARGETS <<<"${COZ_TARGETS:-}"
 
 # The sanitizer runtimes the report's fuzz target links: their own package
 # from LLVM 16 on (and for 14), part of clang's libclang-common-N-dev in 15.
@@ -77,7 +79,7 @@ install_missing_packages() {
 configure_and_build() {
   cmake -S "$ROOT" -B "$BUILD_DIR" -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOZ_LLVM_VERSION="$LLVM_MAJOR"
-  ninja -C "$BUILD_DIR" -j "$JOBS"
+  ninja -C "$BUILD_DIR" -j "$JOBS" "${TARGETS[@]}"
 }
 
 install_missing_packages

@@ -5,14 +5,18 @@
 #
 # Usage: scripts/test_llvm.sh MAJOR...    e.g. scripts/test_llvm.sh 15 16 19
 #
-# Each MAJOR (15, 16 or 19; 14 is scripts/test.sh's) gets a fresh
+# Each MAJOR (15, 16 or 19; 14 is scripts/test.sh's) gets a
 # `COZ_LLVM_VERSION=MAJOR scripts/setup.sh` (which installs that major's
 # packages) in its own build dir, <build>-llvmMAJOR next to COZ_BUILD_DIR
-# (default <repo>/build). CI runs it for 19 after scripts/test.sh.
+# (default <repo>/build), building only what those suites use. CI runs it
+# for 19 after scripts/test.sh.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_BASE="${COZ_BUILD_DIR:-$ROOT/build}"
+# What the pass, driver and call-path tests run: the tools, both runtime
+# archives and the call-path test programs.
+TARGETS="CozPass coz-cc coz-c++ coz-report coz-rt coz-rt-static callpath_programs"
 
 if [ "$#" -eq 0 ]; then
   echo "test_llvm.sh: name the LLVM majors to test, e.g. scripts/test_llvm.sh 15 16 19" >&2
@@ -21,7 +25,8 @@ fi
 for major in "$@"; do
   dir="$BUILD_BASE-llvm$major"
   echo "test_llvm.sh: LLVM $major in $dir"
-  COZ_LLVM_VERSION="$major" COZ_BUILD_DIR="$dir" "$ROOT/scripts/setup.sh"
+  COZ_LLVM_VERSION="$major" COZ_BUILD_DIR="$dir" COZ_TARGETS="$TARGETS" \
+    "$ROOT/scripts/setup.sh"
   ctest --test-dir "$dir" -j "${COZ_JOBS:-2}" --output-on-failure \
     -L '^(pass|driver|callpath)$'
 done
