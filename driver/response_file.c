@@ -99,8 +99,8 @@ static int utf16_to_utf8(struct text *t) {
 /* Drops a UTF-8 byte order mark; converts UTF-16 with one. */
 static int normalize_encoding(struct text *t) {
   const unsigned char *b = (const unsigned char *)t->bytes;
-  if (t->size >= 2 && ((b[0] == 0xff && b[1] == 0xfe) ||
-                       (b[0] == 0xfe && b[1] == 0xff)))
+  if (t->size >= 2 &&
+      ((b[0] == 0xff && b[1] == 0xfe) || (b[0] == 0xfe && b[1] == 0xff)))
     return utf16_to_utf8(t);
   if (t->size >= 3 && b[0] == 0xef && b[1] == 0xbb && b[2] == 0xbf) {
     memmove(t->bytes, t->bytes + 3, t->size - 3);

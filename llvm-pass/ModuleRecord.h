@@ -23,7 +23,8 @@ class Module;
 
 namespace coz {
 
-// Matches coz.h's COZ_SHARDS layout: 16 shards of one 64-byte line each.
+// Matches runtime/abi.h's COZ_SHARDS layout: 16 shards of one 64-byte line
+// each.
 constexpr unsigned ShardCount = 16;
 constexpr unsigned ShardBytes = 64;
 

@@ -12,13 +12,11 @@
  *  - A new thread inherits its parent's delay count (threads.c). */
 #include "checkpoints.h"
 #include "abi.h"
+#include "callpath/callpath.h"
 #include "delays.h"
 #include "real.h"
 #include "runtime.h"
 #include "thread_state.h"
-#ifdef COZ_HAVE_CALLPATH
-#include "callpath/callpath.h"
-#endif
 
 #include <errno.h>
 
@@ -43,14 +41,14 @@ void coz_checkpoint_settle(struct coz_thread *t) {
 void coz_checkpoint_exit_thread(void) {
   struct coz_thread *t = coz_checkpoint_enter();
   if (t)
-    coz_checkpoint_settle(t); /* also counts the samples still in the ring */
+    coz_checkpoint_settle(t); /* also processes the samples still queued */
 }
 
 /* --- coz.h hooks for custom primitives. --- */
 /* Between the two, samples pay no owed delay (thread_state.h, in_wait):
  * woken by another thread, the thread owes nothing its waker did not
- * execute, and paying first would make it execute them again (test/runtime's
- * wake_credit hooks: 893 of 3000 wake-ups late). */
+ * execute, and paying first would make it execute them again
+ * (docs/results.md, "A lost wake-up credit"; runtime.wake_credit's hooks). */
 COZ_EXPORT void __coz_pre_block(void) {
   struct coz_thread *t = coz_checkpoint_enter();
   if (t)
@@ -80,10 +78,9 @@ COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
  * delays, the wall-clock call path, resolving the pointer) is slow_NAME,
  * which makes the call itself through on_NAME.
  * Each path is a separate function so that none saves registers it does
- * not use: with all of it in one body the compiler pushed five before the
- * first test, which cost an uncontended lock loop 9% with profiling off,
- * and an on path through slow_NAME made it 1.87x the plain build (1.60x
- * with on_NAME; docs/results.md, cpu_mutex). */
+ * not use: with all of it in one body the compiler saved registers before
+ * the first test, which an uncontended lock pays on every call, profiling
+ * on or off (docs/results.md, "Design figures"). */
 #define COZ_UNPAREN(...) __VA_ARGS__
 
 #define WAKE(NAME, PARAMS, ARGS)                                               \
@@ -101,7 +98,6 @@ COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
   }
 
 /* A blocking call is also a wait for COZ_CALLPATH=wall (cp_wall.c). */
-#ifdef COZ_HAVE_CALLPATH
 #define WALL_ON() atomic_load_explicit(&coz_callpath_wall, memory_order_relaxed)
 static void wait_begin(uintptr_t ra) { coz_callpath_block_begin(ra); }
 static void wait_end(uintptr_t ra) {
@@ -109,11 +105,6 @@ static void wait_end(uintptr_t ra) {
   coz_callpath_block_end(ra);
   errno = saved_errno;
 }
-#else
-#define WALL_ON() false
-static void wait_begin(uintptr_t ra) { (void)ra; }
-static void wait_end(uintptr_t ra) { (void)ra; }
-#endif
 #define CALLER_RA ((uintptr_t)__builtin_return_address(0))
 
 /* WOKEN is an expression of the result r (and errno) saying the call

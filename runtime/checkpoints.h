@@ -56,9 +56,9 @@ static inline bool coz_checkpoint_clear(const struct coz_thread *t) {
  * processes the queue). A blocking checkpoint holds it from before the real
  * call until its wake-up is credited: a sample processed after the call
  * returned but before the credit would execute the delays the thread owes,
- * which are the very delays its waker executed (a thread woken after a long
- * wait paid them all again; test/runtime's wake_credit, sampling every
- * 100 us: 78-85 of 3000 wake-ups late by up to 4 ms). */
+ * which are the very delays its waker executed, so a thread woken after a
+ * long wait paid them all again (docs/results.md, "A lost wake-up credit";
+ * test runtime.wake_credit). */
 static inline void coz_checkpoint_hold(struct coz_thread *t) {
   t->in_runtime = 1;
 }

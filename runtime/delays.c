@@ -11,21 +11,17 @@
 _Atomic uint64_t coz_global_delay_ns;
 
 /* How a pause waits. The pausing thread stands for a thread of the sped-up
- * program that would be running, so its CPU should stay busy: a pause that
- * sleeps leaves its CPU idle, and on VMs (and CPUs with deep idle states)
- * every idle period longer than ~200 us makes the next wake-up on that CPU
- * tens of us slower. Sped-up experiments then pay wake-ups their baselines
- * do not (Figure 1's line b predicted -2.5% instead of 0; with spinning
- * pauses, +0.3% to +0.9%). So a pause spins, yielding the CPU to any other
- * thread that wants it (sched_yield returns at once when none does), as long as
- * the program has at most SPIN_THREADS_PER_CPU threads per CPU (blocked ones
- * count too: the runtime does not know which are). Beyond that, spinning
- * threads would churn the scheduler (each pick of one costs a context switch),
- * so the pause sleeps, with a timer slack of 1 ns, asks to wake up early by the
- * expected wake-up latency (a running estimate over all pauses: nanosleep wakes
- * ~45 us late on the VMs this was measured on), and spins the rest; a pause
- * that ends late delays its thread at the moment it was about to wake another
- * thread or exit, which a shorter pause later cannot give back. */
+ * program that would be running, so its CPU stays busy: a CPU left idle
+ * wakes up slower (on VMs, with deep idle states), a cost sped-up
+ * experiments would pay and their baselines not (docs/results.md, "Design
+ * figures"). So a pause spins, yielding the CPU to any thread that wants it,
+ * while the program has at most SPIN_THREADS_PER_CPU threads per CPU (blocked
+ * ones count too: the runtime does not know which are). Beyond that, spinning
+ * threads would churn the scheduler, so the pause sleeps with a timer slack of
+ * 1 ns, wakes early by the expected wake-up latency (a running estimate over
+ * all pauses) and spins the rest: a pause that ends late delays its thread just
+ * as it was about to wake another thread or exit, which a shorter pause later
+ * cannot give back. */
 #define SPIN_THREADS_PER_CPU 4
 static _Atomic uint64_t wake_latency_ns = 50000;
 static _Atomic long usable_cpus;
@@ -100,8 +96,8 @@ static void wait_until(uint64_t deadline) {
 
 /* Pauses `owed` ns, minus what earlier pauses overran (§3.4: the excess is
  * tracked and taken off future pauses). The pause is all the time from
- * here to the return, the sampler's suspension included (two ioctls cost
- * ~12 us on a VM: uncounted, they took a point off Figure 1's line b).
+ * here to the return, the sampler's suspension included: its system calls
+ * are time the thread does not run the program either.
  * Async-signal-safe; errno is preserved. */
 static void pause_for(struct coz_thread *t, uint64_t owed) {
   if (t->excess_ns >= owed) {

@@ -78,13 +78,7 @@ static void sleep_until(uint64_t deadline) {
   }
 }
 
-static uint64_t next_random(void) {
-  /* xorshift64*: good enough to pick lines and speedups without bias. */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 2685821657736338717ull;
-}
+static uint64_t next_random(void) { return coz_xorshift64s(&rng_state); }
 
 /* With COZ_FIXED_SPEEDUP=s the experiments alternate between 0 and s: the
  * profile still holds the baseline, measured in the same run and

@@ -29,7 +29,5 @@ void *coz_profiler_main(void *arg);
  * flight, the sample and runtime totals, the shutdown record and the exit
  * message. Runs once. */
 void coz_profiler_shutdown(void);
-/* Writes the startup record. */
-void coz_profile_startup(void);
 
 #endif /* COZ_EXPERIMENT_H */

@@ -73,7 +73,7 @@ struct coz_real_fns coz_real;
 static void ensure_libc_mutexes(void) {}
 #endif
 
-static void *lookup(const char *name) {
+void *coz_libc_function(const char *name) {
   /* glibc keeps the pre-2.3.2 condition variables under the default
    * version of libpthread's old ABI: ask for the current one explicitly. */
   static const char *const cond_fns[] = {
@@ -86,9 +86,11 @@ static void *lookup(const char *name) {
   if (!f)
     f = dlsym(RTLD_NEXT, name);
   if (!f) {
-    static const char msg[] = "coz: cannot find a synchronization function "
-                              "in libc; the program cannot continue\n";
-    ssize_t unused = write(2, msg, sizeof msg - 1);
+    static const char head[] = "coz: cannot find ",
+                      tail[] = " in libc; the program cannot continue\n";
+    ssize_t unused = write(2, head, sizeof head - 1);
+    unused = write(2, name, __builtin_strlen(name));
+    unused = write(2, tail, sizeof tail - 1);
     (void)unused;
     abort();
   }
@@ -102,12 +104,12 @@ void coz_real_resolve(void) {
   coz_io_resolve();
 #define COZ_SIG(RET, NAME, PARAMS, ARGS)                                       \
   if (!coz_real.NAME) {                                                        \
-    RET(*f) PARAMS = (RET(*) PARAMS)lookup(#NAME);                             \
+    RET(*f) PARAMS = (RET(*) PARAMS)coz_libc_function(#NAME);                  \
     __atomic_store_n(&coz_real.NAME, f, __ATOMIC_RELEASE);                     \
   }
 #define COZ_SIG_NORETURN(NAME, PARAMS, ARGS)                                   \
   if (!coz_real.NAME) {                                                        \
-    void(*f) PARAMS = (void(*) PARAMS)lookup(#NAME);                           \
+    void(*f) PARAMS = (void(*) PARAMS)coz_libc_function(#NAME);                \
     __atomic_store_n(&coz_real.NAME, f, __ATOMIC_RELEASE);                     \
   }
 #include "checkpoint_sigs.def"

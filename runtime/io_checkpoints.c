@@ -12,21 +12,16 @@
  * (fread, getline, system) use libc's private aliases and are not seen;
  * -static executables are not interposed here (docs/design.md). errno and
  * the result always pass through untouched. */
+#include "callpath/callpath.h"
 #include "checkpoints.h"
 #include "fd_channels.h"
-#ifdef COZ_HAVE_CALLPATH
-#include "callpath/callpath.h"
-#endif
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
-#include <stdlib.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/select.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -41,24 +36,13 @@ static struct {
 #undef COZ_IO_CALL
 } real;
 
-static void *lookup(const char *name) {
-  void *f = dlsym(RTLD_NEXT, name);
-  if (!f) {
-    static const char msg[] = "coz: cannot find an I/O function in libc; "
-                              "the program cannot continue\n";
-    syscall(SYS_write, 2, msg, sizeof msg - 1);
-    abort();
-  }
-  return f;
-}
-
 /* From coz_real_resolve (init, before main): the interposers are then
  * safe to use from signal handlers, where dlsym is not. The lazy lookup
  * below covers calls made earlier, by other libraries' constructors. */
 void coz_io_resolve(void) {
 #define COZ_IO_CALL(ROLE, RET, NAME, PARAMS, ARGS)                             \
   if (!real.NAME)                                                              \
-    __atomic_store_n(&real.NAME, (RET(*) PARAMS)lookup(#NAME),                 \
+    __atomic_store_n(&real.NAME, (RET(*) PARAMS)coz_libc_function(#NAME),      \
                      __ATOMIC_RELEASE);
 #include "io_calls.def"
 #undef COZ_IO_CALL
@@ -73,30 +57,18 @@ void coz_io_resolve(void) {
 #define CALLER_RA ((uintptr_t)__builtin_return_address(0))
 
 static inline bool wall_on(void) {
-#ifdef COZ_HAVE_CALLPATH
   return atomic_load_explicit(&coz_callpath_wall, memory_order_relaxed);
-#else
-  return false;
-#endif
 }
 
 static inline bool bytes_on(void) {
-#ifdef COZ_HAVE_CALLPATH
   return atomic_load_explicit(&coz_callpath_bytes, memory_order_relaxed);
-#else
-  return false;
-#endif
 }
 
 /* Before the call: owed delays, and the start of a wall-clock wait. */
 static inline struct coz_thread *begin_wait(bool wall, uintptr_t ra) {
   struct coz_thread *t = coz_checkpoint_enter();
-#ifdef COZ_HAVE_CALLPATH
   if (wall)
     coz_callpath_block_begin(ra);
-#else
-  (void)wall, (void)ra;
-#endif
   return t;
 }
 
@@ -110,21 +82,11 @@ static inline struct coz_thread *begin_credited_wait(bool wall, uintptr_t ra) {
   return t;
 }
 
-static void end_wait(uintptr_t ra) {
-#ifdef COZ_HAVE_CALLPATH
-  coz_callpath_block_end(ra);
-#else
-  (void)ra;
-#endif
-}
+static void end_wait(uintptr_t ra) { coz_callpath_block_end(ra); }
 
 static void count_bytes(bool written, ssize_t n, uintptr_t ra) {
-#ifdef COZ_HAVE_CALLPATH
   if (n > 0)
     coz_callpath_io_bytes(written, (uint64_t)n, ra);
-#else
-  (void)written, (void)n, (void)ra;
-#endif
 }
 
 /* Credit from the channel fd reads from (its writer's delay count); t's

@@ -24,6 +24,12 @@ extern struct coz_real_fns coz_real;
  * Idempotent; called at init and lazily if a checkpoint runs before it. */
 void coz_real_resolve(void);
 
+/* Dynamic executables only (interpose_dynamic.c): the definition of libc
+ * function `name` in the objects after the executable, for coz_real and the
+ * I/O interposers. A missing one ends the program with one line naming it:
+ * no call of it could be completed. */
+void *coz_libc_function(const char *name);
+
 #define COZ_REAL(NAME)                                                         \
   (__builtin_expect(coz_real.NAME != NULL, 1)                                  \
        ? coz_real.NAME                                                         \

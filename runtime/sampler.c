@@ -95,13 +95,12 @@ static _Atomic uint64_t perf_cost_ns;
 /* A sample stands for the thread CPU time between two samples, sampling's
  * own cost included: speeding a line up by s also removes s of the samples
  * taken in it, and with them s of their cost. Weighing P alone made every
- * prediction (1 + cost/P) times too small: ~10% with the ~110 us a sample
- * costs on the VMs this was measured on (the serial case predicted 27% for
- * a real 30%). perf: P plus the mean cost (the period that ended is known,
- * so the cost is measured without the jitter's noise). The mean, not this
- * sample's own gap: samples come at rate 1/(P + cost), so each stands for
- * that on average, while the sum of a thread's gaps misses its unsampled
- * tail (half a period per thread: a quarter of a 2 ms thread's time). */
+ * prediction (1 + cost/P) times too small (docs/results.md, "Design figures").
+ * perf: P plus the mean cost (the period that ended is known, so the cost is
+ * measured without the jitter's noise). The mean, not this sample's own gap:
+ * samples come at rate 1/(P + cost), so each stands for that on average, while
+ * the sum of a thread's gaps misses its unsampled tail (half a period, a
+ * quarter of a 2 ms thread's time). */
 static uint64_t perf_weight(struct coz_sampler_thread *s, uint64_t cpu) {
   uint64_t cost = atomic_load_explicit(&perf_cost_ns, memory_order_relaxed);
   if (s->phase_done && cpu > s->last_cpu_ns) {
@@ -157,10 +156,7 @@ void coz_sampler_resume(struct coz_sampler_thread *s) {
 uint64_t coz_sampler_next_period(struct coz_sampler_thread *s) {
   if (s->rng == 0)
     s->rng = coz_now_ns() | 1;
-  s->rng ^= s->rng >> 12; /* xorshift64* */
-  s->rng ^= s->rng << 25;
-  s->rng ^= s->rng >> 27;
-  uint64_t r = s->rng * 2685821657736338717ull;
+  uint64_t r = coz_xorshift64s(&s->rng);
   uint64_t period = coz_config.PERIOD;
   uint64_t next = period / 2 + r % (period ? period : 1);
   return next < 10000 ? 10000 : next;

@@ -89,10 +89,10 @@ void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
  * time of the program's. A pause spins for the end of its sleep, and all of
  * it when shorter than the wake-up latency; that CPU time would run the
  * thread's sampling clock, so sped-up experiments would take extra samples
- * (each a signal, ~50 us on a VM, and a sample of whichever line the pause
- * interrupted) that baselines do not: Figure 1's line b then predicted -3%
- * instead of 0. Suspend stops the thread's sampling clock, resume restarts
- * it with what was left of the period. Async-signal-safe; in the thread. */
+ * (each a signal, and a sample of whichever line the pause interrupted)
+ * that baselines do not (docs/results.md, "Design figures"). Suspend stops the
+ * thread's sampling clock, resume restarts it with what was left of the period.
+ * Async-signal-safe; in the thread. */
 void coz_sampler_suspend(struct coz_sampler_thread *s);
 void coz_sampler_resume(struct coz_sampler_thread *s);
 

@@ -48,14 +48,13 @@ bool coz_perf_available(void) {
 }
 
 /* The shortest first period used. Near the kernel's 10 us floor a
- * task-clock event can take over its thread: on the VMs this was measured
- * on, threads whose first period was 10 us spent up to 0.8 s of CPU in
- * timer interrupts and signals before their first sample's handler ran
- * (at 100 us and above, none did). A first period below it is lengthened
- * by a whole period instead, and the thread's first sample then stands
- * for two: the skipped sample would have fallen in the thread's first
- * 100 us, mostly its start-up (pthread's and the runtime's), and its weight
- * goes to the nearest sample that exists. */
+ * task-clock event can take over its thread: timer interrupts and signals
+ * then keep it from ever reaching its first sample's handler (docs/results.md,
+ * "Design figures"). A first period below it is lengthened by a whole period
+ * instead, and the thread's first sample then stands for two: the skipped
+ * sample would have fallen in the thread's first 100 us, mostly its start-up
+ * (pthread's and the runtime's), and its weight goes to the nearest sample that
+ * exists. */
 #define MIN_FIRST_PERIOD 100000u
 
 bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {

@@ -1,5 +1,5 @@
 /* signal_guard.c: keeps the sample signal (COZ_SAMPLE_SIGNAL) working
- * without the program noticing it (issue 7). In dynamically linked
+ * without the program noticing it. In dynamically linked
  * executables the runtime defines sigaction, signal, sigprocmask and
  * pthread_sigmask (a definition in the executable wins symbol lookup):
  *
@@ -19,9 +19,7 @@
  * Only while profiling is on; the runtime's own calls use the real
  * functions. -static executables get none of this (no interposition). */
 #include "abi.h"
-#ifdef COZ_HAVE_CALLPATH
 #include "callpath/callpath.h"
-#endif
 #include "runtime.h"
 #include "sampler.h"
 
@@ -101,9 +99,7 @@ COZ_EXPORT int sigaction(int sig, const struct sigaction *act,
   if (act && (act->sa_flags & SA_ONSTACK)) {
     struct sigaction copy = *act;
     sigaddset(&copy.sa_mask, COZ_SAMPLE_SIGNAL);
-#ifdef COZ_HAVE_CALLPATH
     coz_callpath_mask_signal(&copy.sa_mask); /* its samples too */
-#endif
     return real_sigaction()(sig, &copy, old);
   }
   return real_sigaction()(sig, act, old);

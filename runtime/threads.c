@@ -8,9 +8,7 @@
  * through pthread_create/thrd_create, or by coz_threads_init for threads that
  * existed before the runtime. The latter are found by tid from the signal
  * handler the first time it runs in them. */
-#ifdef COZ_HAVE_CALLPATH
 #include "callpath/callpath.h"
-#endif
 #include "checkpoints.h"
 #include "delays.h"
 #include "real.h"
@@ -170,9 +168,7 @@ static void bind_and_sample(struct coz_thread *t, pid_t tid) {
 void coz_thread_begin(struct coz_thread *t) {
   self = t;
   bind_and_sample(t, coz_gettid());
-#ifdef COZ_HAVE_CALLPATH
   coz_callpath_thread_start(); /* docs/callpath.md */
-#endif
   /* The key's destructor runs however the thread ends: return, pthread_exit
    * from uninstrumented code, cancellation. */
   pthread_setspecific(exit_key, t);

@@ -36,6 +36,18 @@ static inline uint64_t coz_cpu_clock_ns(clockid_t clock) {
 /* Kernel thread id. Async-signal-safe. */
 static inline pid_t coz_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 
+/* The next pseudo-random number of xorshift64* from *state, which must not
+ * be 0: enough to jitter sampling periods and draw lines and speedups
+ * without bias, and cheap in a signal handler. Async-signal-safe. */
+static inline uint64_t coz_xorshift64s(uint64_t *state) {
+  uint64_t x = *state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  *state = x;
+  return x * 2685821657736338717ull;
+}
+
 /* Two kinds of line "coz: ..." on stderr (not from signal handlers).
  * An error says that something the user set (a COZ_* variable) cannot be
  * done: always printed, since the user asked. A notice is for a person

@@ -56,12 +56,9 @@ static int cp_signal;
 static bool cp_ready; /* configured by preinit */
 
 static uint64_t rng_next(struct cp_thread *t) {
-  uint64_t x = t->rng ? t->rng : 0x9e3779b97f4a7c15ull;
-  x ^= x << 13;
-  x ^= x >> 7;
-  x ^= x << 17;
-  t->rng = x;
-  return x;
+  if (!t->rng)
+    t->rng = 0x9e3779b97f4a7c15ull;
+  return coz_xorshift64s(&t->rng);
 }
 
 static uint64_t jittered(struct cp_thread *t, enum cp_resource r) {

@@ -107,7 +107,8 @@ static bool object_considered(const struct coz_loaded *o, bool *need_default) {
   if (g_cfg.n_default_files) {
     /* Only objects compiled with the pass can hold default files' code;
      * skipping the others unread matters (a libc with separate debug info
-     * takes ~100 ms). The runtime's filter knows; else the marker says. */
+     * is slow to read: linemap.h). The runtime's filter knows; else the
+     * marker says. */
     *need_default = true;
     if (g_cfg.holds_pass_code)
       return g_cfg.holds_pass_code(o->lo, o->hi, g_cfg.holds_pass_code_arg);

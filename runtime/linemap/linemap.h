@@ -23,9 +23,8 @@ struct coz_line {
  * absolute with the CU directory), into buf and returns its length; a name
  * longer than cap - 1 is cut short. Names are formatted on demand rather
  * than stored: a large program has hundreds of thousands of lines, and
- * writing a name for each cost a fifth of the line map's build time for
- * 162k lines (first touches of fresh memory: expensive page faults on
- * VMs).
+ * writing a name for each was a large part of the line map's build time
+ * (first touches of fresh memory; docs/results.md, "Design figures").
  * Async-signal-safe. */
 #define COZ_LINE_NAME_MAX 4112 /* PATH_MAX + ':' + ten digits + NUL */
 size_t coz_line_name(const struct coz_line *line, char *buf, size_t cap);
@@ -48,7 +47,7 @@ struct coz_scope_config {
  * tells whether the object loaded at run-time addresses [lo, hi) holds
  * code compiled with the pass (the runtime knows where its modules
  * registered from). Objects it rejects are never read (a libc with
- * separate debug info costs ~100 ms to read). Without fn, shared objects
+ * separate debug info is slow to read). Without fn, shared objects
  * whose dynamic symbols do not name __coz_register_module are skipped. fn
  * runs on the thread that builds or refreshes. */
 void coz_linemap_set_pass_object_filter(bool (*fn)(uintptr_t lo, uintptr_t hi,
