@@ -11,10 +11,9 @@
 #include <string.h>
 
 static const struct cr_subcommand cr_subcommands[] = {
-    {"report", cr_report_main, "analyse profiles (the default)"},
-    {"callpath", cr_callpath_main, "call-path profiles of a resource"},
-    {"suggest", cr_suggest_main,
-     "progress points to rebuild with, for a program without one"},
+    {"report", cr_report_main},     /* analyse profiles (the default) */
+    {"callpath", cr_callpath_main}, /* call-path profiles of a resource */
+    {"suggest", cr_suggest_main},   /* progress points to rebuild with */
 };
 
 int main(int argc, char **argv) {

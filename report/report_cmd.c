@@ -14,26 +14,40 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { MAX_ERRORS_DEFAULT = 20 };
+
+/* The defaults shown are the ones used: cr_options_default's. */
 static void usage(FILE *f) {
-  fputs("usage: coz-report [options] [FILES...]   (default: profile.coz)\n"
-        "Merges every run of every profile and ranks lines by their causal "
-        "effect.\n"
-        "  --json             print JSON (schema in docs/report.md)\n"
-        "  --html FILE        also write a self-contained HTML page of plots\n"
-        "  --sort KEY         slope (default), max or min\n"
-        "  --top N            the answer's top N lines (default 3; 0: none)\n"
-        "  --min-points N     distinct speedups a line needs, baseline "
-        "included (default 5)\n"
-        "  --point NAME       only this progress point\n"
-        "  --source-dir DIR   where to find sources for the HTML page "
-        "(repeatable)\n"
-        "  --bootstrap N      bootstrap replicates for the 95% CIs "
-        "(default 1000)\n"
-        "  --seed N           bootstrap seed (default fixed)\n"
-        "  --max-errors N     malformed-record messages shown per file "
-        "(default 20)\n"
-        "  -h, --help\n",
-        f);
+  struct cr_options d;
+  cr_options_default(&d);
+  fprintf(f,
+          "usage: coz-report [options] [FILES...]   (default: profile.coz)\n"
+          "Merges every run of every profile and ranks lines by their causal "
+          "effect.\n"
+          "  --json             print JSON (schema in docs/report.md)\n"
+          "  --html FILE        also write a self-contained HTML page of "
+          "plots\n"
+          "  --sort KEY         ");
+  static const char *const sep[] = {"", ", ", " or "}; /* by cr_sort */
+  for (int s = CR_SORT_SLOPE; s <= CR_SORT_MIN; s++)
+    fprintf(f, "%s%s%s", sep[s], cr_sort_name((enum cr_sort)s),
+            s == (int)d.sort ? " (default)" : "");
+  fprintf(f,
+          "\n"
+          "  --top N            the answer's top N lines (default %u; 0: "
+          "none)\n"
+          "  --min-points N     distinct speedups a line needs, baseline "
+          "included (default %u)\n"
+          "  --point NAME       only this progress point\n"
+          "  --source-dir DIR   where to find sources for the HTML page "
+          "(repeatable)\n"
+          "  --bootstrap N      bootstrap replicates for the 95%% CIs "
+          "(default %u)\n"
+          "  --seed N           bootstrap seed (default fixed)\n"
+          "  --max-errors N     malformed-record messages shown per file "
+          "(default %d)\n"
+          "  -h, --help\n",
+          d.top, d.min_points, d.replicates, MAX_ERRORS_DEFAULT);
 }
 
 int cr_parse_uint(const char *opt, const char *s, unsigned long max,
@@ -60,96 +74,99 @@ struct args {
   size_t n_dirs;
 };
 
+enum {
+  O_JSON = 256,
+  O_HTML,
+  O_SORT,
+  O_MIN,
+  O_POINT,
+  O_DIR,
+  O_BOOT,
+  O_SEED,
+  O_ERR,
+  O_TOP
+};
+static const struct option longopts[] = {
+    {"json", no_argument, 0, O_JSON},
+    {"html", required_argument, 0, O_HTML},
+    {"sort", required_argument, 0, O_SORT},
+    {"min-points", required_argument, 0, O_MIN},
+    {"point", required_argument, 0, O_POINT},
+    {"source-dir", required_argument, 0, O_DIR},
+    {"bootstrap", required_argument, 0, O_BOOT},
+    {"seed", required_argument, 0, O_SEED},
+    {"max-errors", required_argument, 0, O_ERR},
+    {"top", required_argument, 0, O_TOP},
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0}};
+
+/* A whole-number option's value (optarg, at most max) into *field. */
+static int set_uint(const char *opt, unsigned long max, unsigned *field) {
+  unsigned long v;
+  if (cr_parse_uint(opt, optarg, max, &v))
+    return -1;
+  *field = (unsigned)v;
+  return 0;
+}
+
+/* Applies option c (getopt_long's code, its value in optarg) to *a.
+ * Returns 0, -1 after saying what is wrong, or -2 after --help. */
+static int take_option(int c, char **argv, struct args *a) {
+  unsigned long v;
+  switch (c) {
+  case O_JSON:
+    a->json = 1;
+    return 0;
+  case O_HTML:
+    a->html = optarg;
+    return 0;
+  case O_SORT:
+    if (cr_sort_parse(optarg, &a->o.sort) == 0)
+      return 0;
+    fprintf(stderr, "coz-report: --sort takes slope, max or min, not '%s'\n",
+            optarg);
+    return -1;
+  case O_MIN:
+    return set_uint("--min-points", 1001, &a->o.min_points);
+  case O_POINT:
+    a->o.point = optarg;
+    return 0;
+  case O_DIR:
+    a->dirs[a->n_dirs++] = optarg;
+    return 0;
+  case O_BOOT:
+    return set_uint("--bootstrap", 100000, &a->o.replicates);
+  case O_SEED:
+    if (cr_parse_uint("--seed", optarg, ULONG_MAX, &v))
+      return -1;
+    a->o.seed = v;
+    return 0;
+  case O_TOP:
+    return set_uint("--top", CR_TOP_MAX, &a->o.top);
+  case O_ERR:
+    return set_uint("--max-errors", 1000000, &a->max_errors);
+  case 'h':
+    usage(stdout);
+    return -2;
+  default:
+    fprintf(stderr,
+            "coz-report: unknown or incomplete option '%s'; see "
+            "coz-report --help\n",
+            argv[optind - 1]);
+    return -1;
+  }
+}
+
 /* Returns the index of the first file argument, or -1 (exit 2), or -2 (help
  * printed, exit 0). */
 static int parse_args(int argc, char **argv, struct args *a) {
-  enum {
-    O_JSON = 256,
-    O_HTML,
-    O_SORT,
-    O_MIN,
-    O_POINT,
-    O_DIR,
-    O_BOOT,
-    O_SEED,
-    O_ERR,
-    O_TOP
-  };
-  static const struct option longopts[] = {
-      {"json", no_argument, 0, O_JSON},
-      {"html", required_argument, 0, O_HTML},
-      {"sort", required_argument, 0, O_SORT},
-      {"min-points", required_argument, 0, O_MIN},
-      {"point", required_argument, 0, O_POINT},
-      {"source-dir", required_argument, 0, O_DIR},
-      {"bootstrap", required_argument, 0, O_BOOT},
-      {"seed", required_argument, 0, O_SEED},
-      {"max-errors", required_argument, 0, O_ERR},
-      {"top", required_argument, 0, O_TOP},
-      {"help", no_argument, 0, 'h'},
-      {0, 0, 0, 0}};
   int c;
-  unsigned long v;
   optind = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-    switch (c) {
-    case O_JSON:
-      a->json = 1;
-      break;
-    case O_HTML:
-      a->html = optarg;
-      break;
-    case O_SORT:
-      if (cr_sort_parse(optarg, &a->o.sort)) {
-        fprintf(stderr,
-                "coz-report: --sort takes slope, max or min, not "
-                "'%s'\n",
-                optarg);
-        return -1;
-      }
-      break;
-    case O_MIN:
-      if (cr_parse_uint("--min-points", optarg, 1001, &v))
-        return -1;
-      a->o.min_points = (unsigned)v;
-      break;
-    case O_POINT:
-      a->o.point = optarg;
-      break;
-    case O_DIR:
-      a->dirs[a->n_dirs++] = optarg;
-      break;
-    case O_BOOT:
-      if (cr_parse_uint("--bootstrap", optarg, 100000, &v))
-        return -1;
-      a->o.replicates = (unsigned)v;
-      break;
-    case O_SEED:
-      if (cr_parse_uint("--seed", optarg, ULONG_MAX, &v))
-        return -1;
-      a->o.seed = v;
-      break;
-    case O_TOP:
-      if (cr_parse_uint("--top", optarg, CR_TOP_MAX, &v))
-        return -1;
-      a->o.top = (unsigned)v;
-      break;
-    case O_ERR:
-      if (cr_parse_uint("--max-errors", optarg, 1000000, &v))
-        return -1;
-      a->max_errors = (unsigned)v;
-      break;
-    case 'h':
-      usage(stdout);
-      return -2;
-    default:
-      fprintf(stderr,
-              "coz-report: unknown or incomplete option '%s'; see "
-              "coz-report --help\n",
-              argv[optind - 1]);
-      return -1;
-    }
+    int rc = take_option(c, argv, a);
+    if (rc < 0)
+      return rc;
   }
   return optind;
 }
@@ -158,7 +175,7 @@ int cr_report_main(int argc, char **argv) {
   struct args a;
   memset(&a, 0, sizeof a);
   cr_options_default(&a.o);
-  a.max_errors = 20;
+  a.max_errors = MAX_ERRORS_DEFAULT;
   /* Source dirs: the options, then each profile's directory, then ".". */
   a.dirs = calloc((size_t)argc * 2 + 2, sizeof *a.dirs);
   if (!a.dirs)

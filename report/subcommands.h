@@ -9,7 +9,6 @@ typedef int (*cr_command_fn)(int argc, char **argv);
 struct cr_subcommand {
   const char *name;
   cr_command_fn run;
-  const char *summary;
 };
 
 /* The default command: analyse profiles (report_cmd.c). */
