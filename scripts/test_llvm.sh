@@ -8,8 +8,9 @@
 # Each MAJOR (15, 16 or 19; 14 is scripts/test.sh's) gets a
 # `COZ_LLVM_VERSION=MAJOR scripts/setup.sh` (which installs that major's
 # packages) in its own build dir, <build>-llvmMAJOR next to COZ_BUILD_DIR
-# (default <repo>/build), building only what those suites use. CI runs it
-# for 19 after scripts/test.sh.
+# (default <repo>/build), building only what those suites use. Not part of
+# CI (a second LLVM's packages, build and tests would not fit CI's time
+# budget); run it by hand when the pass or the driver changes.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
