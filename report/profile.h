@@ -30,6 +30,9 @@ struct cr_experiment {
   double duration;           /* effective duration, ns */
   uint64_t selected_samples; /* samples in the selected line (0 if absent) */
   int has_selected_samples;
+  /* The `samples` counts written after it in its run, up to the next
+   * experiment: every line's samples of its time (the work done in it). */
+  uint64_t samples_after;
   size_t first_obs, n_obs; /* slice of profile.obs */
 };
 

@@ -196,6 +196,10 @@ static void on_samples(struct parse_state *st, const struct cr_record *r) {
   l->samples =
       l->samples + count < l->samples ? UINT64_MAX : l->samples + count;
   l->has_samples = 1;
+  if (st->cur_exp >= 0) {
+    uint64_t *after = &st->p->experiments[st->cur_exp].samples_after;
+    *after = *after + count < *after ? UINT64_MAX : *after + count;
+  }
 }
 
 static void on_runtime(struct parse_state *st, const struct cr_record *r) {

@@ -122,9 +122,15 @@ int cr_suggest(const struct cr_profile *p, struct cr_suggestions *out) {
     slot[i] = (long)out->n;
     out->c[out->n++].point = (uint32_t)i;
   }
+  /* Steadiness is judged per sample of the program's work when the
+   * profile has samples (runtime/candidates.c states why): experiments
+   * without any say nothing then. */
+  int per_sample = 0;
+  for (size_t e = 0; e < p->n_experiments && !per_sample; e++)
+    per_sample = p->experiments[e].samples_after > 0;
   for (size_t e = 0; e < p->n_experiments; e++) {
     const struct cr_experiment *x = &p->experiments[e];
-    if (x->duration <= 0)
+    if (x->duration <= 0 || (per_sample && x->samples_after == 0))
       continue;
     for (size_t k = x->first_obs; k < x->first_obs + x->n_obs; k++) {
       const struct cr_obs *ob = &p->obs[k];
@@ -132,7 +138,8 @@ int cr_suggest(const struct cr_profile *p, struct cr_suggestions *out) {
         continue;
       struct cr_candidate *c = &out->c[slot[ob->point]];
       struct acc *a = &acc[slot[ob->point]];
-      double rate = (double)ob->delta * 1e9 / x->duration;
+      double rate = per_sample ? (double)ob->delta / (double)x->samples_after
+                               : (double)ob->delta * 1e9 / x->duration;
       c->experiments++;
       c->advanced += ob->delta > 0;
       a->visits += (double)ob->delta;

@@ -4,9 +4,11 @@
  * records the readings of candidate points instead (docs/design.md,
  * "Candidate progress points"): each is a FILE:LINE the pass picked from
  * the program's structure, counted as --coz-progress=FILE:LINE would count
- * it. The best progress point is the one whose rate is steadiest from one
- * experiment to the next, since a causal profile measures changes of that
- * rate; a rarely visited point is useless however regular it is.
+ * it. The best progress point is the one whose rate relative to the work
+ * done is steadiest from one experiment to the next, since a causal
+ * profile measures changes of that rate; a rarely visited point is useless
+ * however regular it is, and so is a timer's tick, steady in time whatever
+ * the program does.
  */
 #ifndef COZ_REPORT_SUGGEST_H
 #define COZ_REPORT_SUGGEST_H
@@ -21,7 +23,8 @@ struct cr_candidate {
   size_t experiments;    /* experiments that carried its reading */
   size_t advanced;       /* ... in which it advanced */
   double visits_per_exp; /* mean visits per such experiment */
-  /* Coefficient of variation of its visit rate over the speedup-0
+  /* Coefficient of variation of its visits per sample of the program's
+   * work (per second in a profile without samples) over the speedup-0
    * experiments, or over all when fewer than 3 have speedup 0. */
   double spread;
   /* sqrt(spread^2 + 1 / visits_per_exp): its rate's noise from one

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Sums over experiments of one candidate's visit rate (per second). */
+/* Sums over experiments of one candidate's visits per sample of the
+ * program's work (the steadiness measure; coz-report suggest uses the same
+ * rule, report/suggest.c), and of its visits and time (the rate shown). */
 struct rate_sums {
   double n, sum, sumsq;
   double visits, ns;
@@ -29,8 +31,12 @@ static void add(struct rate_sums *s, double rate, uint64_t delta, uint64_t ns) {
 }
 
 void coz_candidates_observe(size_t point, uint64_t delta, uint64_t duration_ns,
-                            bool baseline) {
-  if (duration_ns == 0)
+                            uint64_t samples, bool baseline) {
+  /* Per sample, not per second: a point that counts work keeps its ratio
+   * to the work when a server's load comes and goes, while a timer's tick
+   * (steady per second, deaf to any speedup) does not. An experiment
+   * without work says nothing. */
+  if (duration_ns == 0 || samples == 0)
     return;
   if (point >= n_stats) {
     size_t n = point + 16;
@@ -41,7 +47,7 @@ void coz_candidates_observe(size_t point, uint64_t delta, uint64_t duration_ns,
     stats = v;
     n_stats = n;
   }
-  double rate = (double)delta * 1e9 / (double)duration_ns;
+  double rate = (double)delta / (double)samples;
   add(&stats[point].all, rate, delta, duration_ns);
   if (baseline)
     add(&stats[point].baseline, rate, delta, duration_ns);

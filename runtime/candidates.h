@@ -9,9 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One experiment's reading of candidate point i (progress.h's index). */
+/* One experiment's reading of candidate point i (progress.h's index):
+ * delta visits in duration_ns, while the program took `samples` in-scope
+ * samples (its work). */
 void coz_candidates_observe(size_t point, uint64_t delta, uint64_t duration_ns,
-                            bool baseline);
+                            uint64_t samples, bool baseline);
 
 struct coz_candidate_best {
   char option[512];  /* --coz-progress=FILE:LINE, ready to paste */

@@ -41,7 +41,8 @@ static void candidate_point(struct coz_out *o,
   coz_out_u64(o, "delta", delta);
   coz_out_u64(o, "candidate", 1);
   coz_out_end(o);
-  coz_candidates_observe(i, delta, r->duration_ns, r->speedup_pct == 0);
+  coz_candidates_observe(i, delta, r->duration_ns, r->samples,
+                         r->speedup_pct == 0);
 }
 
 void coz_record_startup(void) {

@@ -15,6 +15,7 @@ struct coz_experiment_result {
   int speedup_pct;
   uint64_t duration_ns; /* effective: elapsed minus inserted delay */
   uint64_t selected_samples;
+  uint64_t samples; /* in-scope samples of every line: the work done */
   size_t n_points;
   const struct coz_point_reading *start, *end; /* per point */
   /* Per point: the sum of `snapshots` readings of begins - ends taken

@@ -20,7 +20,8 @@ static void append(char **buf, size_t *len, const char *fmt, ...) {
 }
 
 /* Ten experiments on each of five speedups of line /src/app/main.c:11,
- * 1 s of effective duration each at speedup 0. Candidates:
+ * 1 s of effective duration each at speedup 0, 100 samples of work each.
+ * Candidates:
  *  /src/app/main.c:10  1000 visits per experiment at speedup 0, its rate
  *                      rising by 40% of the speedup (the line's effect);
  *  /src/app/worker.c:20 alternately 500 and 1500;
@@ -54,8 +55,9 @@ static char *profile(int real) {
            "candidate=1\n");
     if (real)
       append(&b, &n, "throughput-point\tname=p\tdelta=1000\n");
+    /* The same work in every experiment: 100 samples after each. */
+    append(&b, &n, "samples\tlocation=/src/app/main.c:11\tcount=100\n");
   }
-  append(&b, &n, "samples\tlocation=/src/app/main.c:11\tcount=5000\n");
   append(&b, &n, "runtime\ttime=50000000000\tpid=7\n");
   append(&b, &n,
          "runtime\tpoint=/src/app/main.c:10\tkind=throughput\t"
@@ -72,6 +74,29 @@ static void load(struct fixture *f, int real, const char *point) {
   f->p.files_read = 1;
   f->o.point = point;
   fixture_analyse(f);
+}
+
+/* A server whose load comes and goes: 40 experiments of 1 s at speedup 0,
+ * alternately busy (100 samples) and quiet (10). /srv/req.c:5 counts
+ * requests (10 per sample of work); /srv/clock.c:9 is a timer's tick, 50
+ * per second whatever the program does: steady in time, deaf to work. */
+static char *server_profile(void) {
+  char *b = NULL;
+  size_t n = 0;
+  append(&b, &n, "startup\ttime=1\tpid=7\n");
+  for (int i = 0; i < 40; i++) {
+    int samples = i % 2 ? 10 : 100;
+    append(&b, &n,
+           "experiment\tselected=/srv/req.c:4\tspeedup=0\t"
+           "duration=1000000000\tselected-samples=1\tpid=7\n");
+    append(&b, &n,
+           "throughput-point\tname=/srv/req.c:5\tdelta=%d\tcandidate=1\n",
+           10 * samples);
+    append(&b, &n,
+           "throughput-point\tname=/srv/clock.c:9\tdelta=50\tcandidate=1\n");
+    append(&b, &n, "samples\tlocation=/srv/req.c:4\tcount=%d\n", samples);
+  }
+  return b;
 }
 
 static const struct cr_candidate *named(const struct cr_suggestions *s,
@@ -131,6 +156,21 @@ int main(void) {
   CHECK(c && c->noise >= 1);
   c = named(&s, &f.p, "/src/app/util.c:7");
   CHECK(c && c->advanced == 0 && isinf(c->noise));
+  cr_suggestions_free(&s);
+  fixture_free(&f);
+
+  /* A timer's tick is not progress: judged per sample of work, the
+   * request counter is the steady one. */
+  fixture_init(&f);
+  text = server_profile();
+  fixture_parse(&f, "srv.coz", text);
+  free(text);
+  CHECK(cr_suggest(&f.p, &s) == 0);
+  CHECK(s.n == 2 && strcmp(f.p.points[s.c[0].point].name, "/srv/req.c:5") == 0);
+  c = named(&s, &f.p, "/srv/req.c:5");
+  CHECK(c && c->spread < 0.001);
+  c = named(&s, &f.p, "/srv/clock.c:9");
+  CHECK(c && c->spread > 0.5);
   cr_suggestions_free(&s);
   fixture_free(&f);
 

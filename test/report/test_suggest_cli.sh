@@ -12,7 +12,8 @@ fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
 
 # 25 experiments on line /src/app/main.c:11, speedups 0..1 by 0.25, the
 # duration shrinking by 40% of the speedup; candidate /src/app/main.c:10
-# visited 1000 times per experiment, /src/app/other.c:4 from 1 to 25 times.
+# visited 1000 times per experiment, /src/app/other.c:4 from 1 to 25 times;
+# 50 samples of work after each experiment.
 candidates() {
   awk 'BEGIN {
     for (i = 0; i < 25; i++) {
@@ -20,8 +21,8 @@ candidates() {
       printf "experiment\tselected=/src/app/main.c:11\tspeedup=%.2f\tduration=%d\tselected-samples=50\n", s, 1e9 * (1 - 0.4 * s)
       printf "throughput-point\tname=/src/app/main.c:10\tdelta=1000\tcandidate=1\n"
       printf "throughput-point\tname=/src/app/other.c:4\tdelta=%d\tcandidate=1\n", i + 1
+      printf "samples\tlocation=/src/app/main.c:11\tcount=50\n"
     }
-    printf "samples\tlocation=/src/app/main.c:11\tcount=1250\n"
     printf "runtime\ttime=25000000000\n"
   }'
 }
