@@ -409,6 +409,10 @@ def _ci(pair):
     return f" [{100 * pair[0]:+.1f}, {100 * pair[1]:+.1f}]"
 
 
+def _secs(s):
+    return "never" if s is None else f"{s:.0f} s"
+
+
 def _print_profile(label, p):
     st = p["settled"]
     first = ", ".join(f"{x['location']} {x['slope']:+.3f}"
@@ -416,10 +420,10 @@ def _print_profile(label, p):
     print(f"{label}: {p['runs']} runs, {st['total_s']:.0f} s, "
           f"{p['experiments']} experiments; first by slope: "
           f"{first or 'none plotted'} (first settled at "
-          f"{st['first_settled_s'] or 0:.0f} s); first by the slope's "
+          f"{_secs(st['first_settled_s'])}); first by the slope's "
           f"lower 95% bound: {st['first_lower']} (settled at "
-          f"{st['first_lower_settled_s'] or 0:.0f} s); the report's rank 1 "
-          f"settled from {st['rank1_settled_s'] or 0:.0f} s on")
+          f"{_secs(st['first_lower_settled_s'])}); the report's rank 1 "
+          f"settled at {_secs(st['rank1_settled_s'])}")
 
 
 def _print_change(name, r):
