@@ -217,11 +217,15 @@ class Study:
         self.scratch = Path(args.scratch) if args.scratch else \
             default_scratch(program.name)
         self.scratch.mkdir(parents=True, exist_ok=True)
-        self.lock = measure.Lock(args.lock)
+        self.lock = measure.Lock(args.lock, args.shared_timing)
         self.results_file = self.work / "results.json"
         self.results = json.loads(self.results_file.read_text()) \
             if self.results_file.exists() else {}
         self.builds, self.exes = {}, {}
+        # --sampler: the linecost and predict steps with that sampler, kept
+        # beside the default's results (keys "linecost@timer", ...)
+        self.coz_env = {"COZ_SAMPLER": args.sampler} if args.sampler else {}
+        self.suffix = f"@{args.sampler}" if args.sampler else ""
 
     def save(self):
         self.results_file.write_text(json.dumps(self.results, indent=1))
@@ -312,23 +316,24 @@ class Study:
         before = c.before(self.builds[f"coz-{k - 1}"])
         after = c.after(self.builds[f"coz-{k}"])
         print(f"linecost: {before} vs {after}", flush=True)
-        self.change_results(k)["linecost"] = profiling.line_cost(
-            {"before": self.load(f"coz-{k - 1}"),
-             "after": self.load(f"coz-{k}")},
+        cost = profiling.line_cost(
+            {"before": self.load(f"coz-{k - 1}", **self.coz_env),
+             "after": self.load(f"coz-{k}", **self.coz_env)},
             {"before": before, "after": after}, self.point(),
             self.args.linecost_rounds, self.lock,
             bl.DEFAULT_PERIOD_US * 1000)
+        self.change_results(k)["linecost" + self.suffix] = cost
 
     def step_predict(self, k):
         res = self.change_results(k)
-        s = res["linecost"]["line_speedup"]
+        s = res["linecost" + self.suffix]["line_speedup"]
         s_pct = min(100, max(1, round(100 * s)))
         loc = self.p.changes[k - 1].before(self.builds[f"coz-{k - 1}"])
         print(f"predict: {loc} at {s_pct}%", flush=True)
         pred = profiling.predict_fixed(
-            self.tc, self.load(f"coz-{k - 1}"), loc, s_pct, self.point(),
-            self.args.predict_exps, self.args.predict_max_s,
-            self.work / f"predict-{k - 1}.coz", self.lock)
+            self.tc, self.load(f"coz-{k - 1}", **self.coz_env), loc, s_pct,
+            self.point(), self.args.predict_exps, self.args.predict_max_s,
+            self.work / f"predict-{k - 1}{self.suffix}.coz", self.lock)
         prof = self.results.get("profiles", {}).get(str(k - 1), {}).get(
             "profile")
         if prof and Path(prof).exists():
@@ -338,7 +343,7 @@ class Study:
             pred["free_profile_predicted"] = profiling.predict_from_curve(
                 row, s_pct / 100)
             pred["free_profile_rank"] = row["rank"] if row else None
-        res["predict"] = pred
+        res["predict" + self.suffix] = pred
 
     def step_actual(self, k):
         print(f"actual: change {k}, {self.args.pairs} interleaved rounds",
@@ -348,7 +353,9 @@ class Study:
              "after": self.load(f"plain-{k}")}, self.args.pairs, self.lock)
         self.change_results(k)["actual"] = {
             **measure.speedup_stats(times["after"], times["before"]),
-            "times": times, "load": bl.loadavg()}
+            "times": times, "load": bl.loadavg(),
+            "timing_lock": "shared" if self.lock.shared_timing else
+            "exclusive"}
 
     def step_overhead(self):
         self.results["overhead"] = overhead(self, self.args.rounds)
@@ -393,7 +400,9 @@ def overhead(study, rounds):
     (scratch / "ovh.coz").unlink(missing_ok=True)
     (scratch / "ovh022.coz").unlink(missing_ok=True)
     out = {"plain_s": bl.median(times["plain"]), "rounds": rounds,
-           "load": bl.loadavg(), "times": times}
+           "load": bl.loadavg(), "times": times,
+           "timing_lock": "shared" if study.lock.shared_timing else
+           "exclusive"}
     for k in ("off", "on", "coz022"):
         out[k] = measure.ratio_stats(times[k], times["plain"])
     return out
@@ -497,6 +506,12 @@ def parser(description):
         "find the next one)")
     ap.add_argument("--lock", help="flock this file: exclusive while "
                     "timing, shared while building and profiling")
+    ap.add_argument("--sampler", choices=["perf", "timer"],
+                    help="COZ_SAMPLER for the linecost and predict steps "
+                    "(results kept beside the default sampler's)")
+    ap.add_argument("--shared-timing", action="store_true",
+                    help="time under the shared lock (when the exclusive "
+                    "one cannot be had; recorded in the results)")
     ap.add_argument("--nice", type=int, default=0,
                     help="niceness for everything the study runs, in its "
                     "own session (e.g. -20 as root, on a machine shared "
