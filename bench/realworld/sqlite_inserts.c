@@ -8,10 +8,10 @@
  * the threads share no table and no connection, only SQLite's global state
  * (its allocator, its mutexes). ROWS rows in all: each thread takes the next
  * row number from a shared counter, so that the threads finish together (a
- * thread left alone at the end would run at another speed than two). The journal is kept in
- * memory and writes are not synced, so the time is SQLite's code and not the
- * disk's. One insert done is the progress point: the study passes
- * --coz-progress=sqlite_inserts.c:LINE of the line after the step.
+ * thread left alone at the end would run at another speed than two). The
+ * journal is kept in memory and writes are not synced, so the time is
+ * SQLite's code and not the disk's. One insert done is the progress point:
+ * the study passes --coz-progress=sqlite_inserts.c:LINE of its line.
  *
  * Prints "BENCH elapsed_ns=N" (the threads' work, from before the first is
  * started to after the last is joined) and "rows=N"; exit status 1 with a
