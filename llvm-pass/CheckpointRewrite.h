@@ -1,5 +1,5 @@
 // CheckpointRewrite.h: direct calls and invokes of the synchronization
-// functions of runtime/checkpoints.def go to the runtime's __coz_NAME
+// functions of contract/checkpoints.def go to the runtime's __coz_NAME
 // (design.md, Contract 1).
 #ifndef COZ_PASS_CHECKPOINT_REWRITE_H
 #define COZ_PASS_CHECKPOINT_REWRITE_H

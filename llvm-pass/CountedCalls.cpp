@@ -1,5 +1,5 @@
 // CountedCalls.cpp: see CountedCalls.h. The table and the meaning of its
-// columns are in runtime/callpath/counted_calls.def.
+// columns are in contract/counted_calls.def.
 #include "CountedCalls.h"
 
 #include "Compat.h"
@@ -63,7 +63,7 @@ struct CountedCall {
 #define COZ_COUNTED(NAME, RESOURCE, BYTES, WHEN)                               \
   {#NAME, "__coz_count_" #RESOURCE, BYTES, WHEN},
 const CountedCall Table[] = {
-#include "callpath/counted_calls.def"
+#include "counted_calls.def"
 };
 #undef COZ_COUNTED
 #undef ARG

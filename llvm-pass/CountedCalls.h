@@ -1,5 +1,5 @@
 // CountedCalls.h: after each direct call or invoke of a function of
-// runtime/callpath/counted_calls.def (allocation functions, stdio), a call
+// contract/counted_calls.def (allocation functions, stdio), a call
 // to the runtime's __coz_count_RESOURCE with the bytes the call moved
 // (design.md contract 1, "Counted calls"; docs/callpath.md). The counted
 // call itself is left exactly as it was.

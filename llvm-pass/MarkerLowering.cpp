@@ -17,7 +17,7 @@ namespace coz {
 namespace {
 
 constexpr const char *MarkerName = "__coz_marker";
-constexpr unsigned MaxKind = 2; // COZ_KIND_END
+constexpr unsigned MaxKind = COZ_KIND_END;
 
 bool callsMarker(const CallBase &CB) {
   auto *F = dyn_cast<Function>(CB.getCalledOperand()->stripPointerCasts());

@@ -200,7 +200,7 @@ bool ModuleRecord::finish() {
       StructType::get(C, {I32, I32, BytePtr, I32, I32, BytePtr});
   Constant *ModInit = ConstantStruct::get(
       ModTy,
-      {U32(1), U32(PointInits.size()),
+      {U32(COZ_ABI_VERSION), U32(PointInits.size()),
        ConstantExpr::getPointerCast(PointsGV, BytePtr), U32(FileInits.size()),
        U32(0), ConstantExpr::getPointerCast(FilesGV, BytePtr)});
   auto *ModGV = new GlobalVariable(M, ModTy, true, GlobalValue::PrivateLinkage,

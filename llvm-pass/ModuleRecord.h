@@ -14,6 +14,8 @@
 #include <string>
 #include <tuple>
 
+#include "abi.h"
+
 namespace llvm {
 class DebugLoc;
 class Function;
@@ -23,16 +25,17 @@ class Module;
 
 namespace coz {
 
-// Matches runtime/abi.h's COZ_SHARDS layout: 16 shards of one 64-byte line
-// each.
-constexpr unsigned ShardCount = 16;
-constexpr unsigned ShardBytes = 64;
+// The counters' layout (abi.h): COZ_SHARDS shards of one cache line each.
+constexpr unsigned ShardCount = COZ_SHARDS;
+constexpr unsigned ShardBytes = sizeof(coz_counter) / COZ_SHARDS;
+static_assert(ShardBytes == 64 && (ShardCount & (ShardCount - 1)) == 0,
+              "a shard is one cache line; shards are picked with a mask");
 
-// Point descriptor flags (runtime/abi.h): inserted from
-// --coz-progress/begin/end; a candidate progress point (Candidates.h),
-// which the runtime records only when the program has no real point.
-constexpr unsigned FlagFromCommandLine = 1;
-constexpr unsigned FlagCandidate = 2;
+// Point descriptor flags (abi.h): inserted from --coz-progress/begin/end;
+// a candidate progress point (Candidates.h), which the runtime records only
+// when the program has no real point.
+constexpr unsigned FlagFromCommandLine = COZ_POINT_FROM_COMMAND_LINE;
+constexpr unsigned FlagCandidate = COZ_POINT_CANDIDATE;
 
 class ModuleRecord {
 public:

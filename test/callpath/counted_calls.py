@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Call-path tests of the counted calls (docs/callpath.md): heap bytes and
 stdio bytes, counted by calls the pass inserts after each allocation and
-stdio call (runtime/callpath/counted_calls.def), and the report's C++
+stdio call (contract/counted_calls.def), and the report's C++
 names (which --coz-skip takes as they are printed). Same conventions and helpers as callpath.py: programs whose use of
 the resource per call path is known by construction.
 """

@@ -199,10 +199,10 @@ case_modes() {
   grep -qF -- "'-DLABEL=two words' '-DQ=\"q\"' a.c -c" out.txt || fail "response file misread: $(cat out.txt)"
   grep -qF -- "COZ_PASS_ARGS='--coz-skip=helper'" out.txt || fail "--coz-skip not passed on: $(cat out.txt)"
   grep -qF -- "@inl.rsp" out.txt && fail "a response file with --coz- options was forwarded as is"
-  # -static: --wrap for every checkpoint of runtime/checkpoints.def.
+  # -static: --wrap for every checkpoint of contract/checkpoints.def.
   "$DRIVER_CC" --coz-verbose -### -static a.c 2>out.txt >/dev/null || true
   local name count=0
-  for name in $(sed -n 's/^COZ_CHECKPOINT(\([A-Za-z0-9_]*\),.*/\1/p' "$COZ_TEST_SRC/../../runtime/checkpoints.def"); do
+  for name in $(sed -n 's/^COZ_CHECKPOINT(\([A-Za-z0-9_]*\),.*/\1/p' "$COZ_TEST_SRC/../../contract/checkpoints.def"); do
     grep -qF -- "-Wl,--wrap=$name " out.txt || fail "-static link lacks -Wl,--wrap=$name"
     count=$((count + 1))
   done

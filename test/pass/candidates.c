@@ -3,7 +3,7 @@
 // outermost loops of thread entries, of main and of the functions main
 // calls once, and the returns of callbacks handed to a library and of the
 // functions those loops' bodies call; each gets a counter of its own flagged 2
-// (runtime/abi.h COZ_POINT_CANDIDATE) and named by its site.
+// (contract/abi.h COZ_POINT_CANDIDATE) and named by its site.
 // RUN: %clang %frontend-ir %s -o %t.ll
 // RUN: %opt-coz %t.ll -o %t.out.ll
 // RUN: FileCheck --check-prefix=NAME --input-file=%t.out.ll %s

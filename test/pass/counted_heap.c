@@ -1,4 +1,4 @@
-// Counted calls, heap (runtime/callpath/counted_calls.def): each direct call
+// Counted calls, heap (contract/counted_calls.def): each direct call
 // of an allocation function is kept exactly as it was, and followed by a
 // call of __coz_count_heap(bytes, str) whose bytes come from the call's
 // arguments, 0 when the allocation failed. Not counted: calls in functions

@@ -1,4 +1,4 @@
-// Counted calls, stdio (runtime/callpath/counted_calls.def): the bytes the
+// Counted calls, stdio (contract/counted_calls.def): the bytes the
 // program hands to stdio count as `write`, those stdio hands back as
 // `read`. The stdio call is kept as it was (variadic ones too, with their
 // own function type) and followed by __coz_count_read/_write.

@@ -364,7 +364,7 @@ def test_fork():
 def test_checkpoint_table():
     """Every checkpoint of checkpoints.def has a signature, a __coz_NAME and
     an interposer in libcoz-rt.a, and a __wrap_NAME in libcoz-rt-static.a."""
-    rt = os.path.join(rtlib.ARGS.srcdir, "..", "..", "runtime")
+    rt = os.path.join(rtlib.ARGS.srcdir, "..", "..", "contract")
     def names(path, macro):
         with open(path) as f:
             return re.findall(r"^%s\(\s*(?:int,\s*)?(\w+)" % macro, f.read(),

@@ -1,10 +1,18 @@
 /* abi.h: data structures shared by the LLVM pass and the runtime
  * (docs/design.md, contract 2). The layouts are ABI: the pass emits them as
- * constants, so any change here needs a new abi_version. */
+ * constants (and checks its constants against this header when it is
+ * compiled), so any change here needs a new abi_version. C and C++. */
 #ifndef COZ_ABI_H
 #define COZ_ABI_H
 
 #include <stdint.h>
+
+#ifdef __cplusplus
+#define COZ_ABI_ASSERT static_assert
+extern "C" {
+#else
+#define COZ_ABI_ASSERT _Static_assert
+#endif
 
 #define COZ_ABI_VERSION 1u
 #define COZ_SHARDS 16 /* power of two */
@@ -35,8 +43,8 @@ struct coz_module_desc {
   const char *const *files; /* absolute paths of the instrumented files */
 };
 
-_Static_assert(sizeof(struct coz_counter) == 1024, "coz_counter is 1 KiB");
-_Static_assert(sizeof(struct coz_point_desc) == 32, "coz_point_desc is 32 B");
+COZ_ABI_ASSERT(sizeof(struct coz_counter) == 1024, "coz_counter is 1 KiB");
+COZ_ABI_ASSERT(sizeof(struct coz_point_desc) == 32, "coz_point_desc is 32 B");
 
 /* Point flags. A candidate is a point the pass marked from the program's
  * structure (a main loop's iterations, a handler's returns) in a module
@@ -56,5 +64,9 @@ void __coz_marker(unsigned kind, const char *name) COZ_EXPORT;
 void __coz_pre_block(void) COZ_EXPORT;
 void __coz_post_block(int woken_by_other) COZ_EXPORT;
 void __coz_catch_up(void) COZ_EXPORT;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* COZ_ABI_H */
