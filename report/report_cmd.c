@@ -50,6 +50,13 @@ static void usage(FILE *f) {
           d.top, d.min_points, d.replicates, MAX_ERRORS_DEFAULT);
 }
 
+const char *const *cr_input_files(int argc, char **argv, int first,
+                                  size_t *n) {
+  static const char *const default_input[] = {"profile.coz"};
+  *n = argc > first ? (size_t)(argc - first) : 1;
+  return argc > first ? (const char *const *)argv + first : default_input;
+}
+
 int cr_parse_uint(const char *opt, const char *s, unsigned long max,
                   unsigned long *out) {
   char *end;
@@ -185,13 +192,8 @@ int cr_report_main(int argc, char **argv) {
     free(a.dirs);
     return first == -2 ? 0 : 2;
   }
-  static const char *default_input[] = {"profile.coz"};
-  const char **inputs = (const char **)argv + first;
-  size_t n_inputs = (size_t)(argc - first);
-  if (n_inputs == 0) {
-    inputs = default_input;
-    n_inputs = 1;
-  }
+  size_t n_inputs;
+  const char *const *inputs = cr_input_files(argc, argv, first, &n_inputs);
   struct cr_profile p;
   cr_profile_init(&p);
   struct cr_diag diag = {stderr, a.max_errors};

@@ -18,5 +18,9 @@ int cr_report_main(int argc, char **argv);
  * prints one line saying what is wanted and returns -1 (report_cmd.c). */
 int cr_parse_uint(const char *opt, const char *s, unsigned long max,
                   unsigned long *out);
+/* The profile files named after the options (argv[first..argc)), or
+ * profile.coz when none is; their count in *n (report_cmd.c). */
+const char *const *cr_input_files(int argc, char **argv, int first,
+                                  size_t *n);
 
 #endif /* COZ_REPORT_SUBCOMMANDS_H */

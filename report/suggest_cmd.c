@@ -220,13 +220,8 @@ int cr_suggest_main(int argc, char **argv) {
   int first = parse_args(argc, argv, &a);
   if (first < 0)
     return first == -2 ? 0 : 2;
-  static const char *default_input[] = {"profile.coz"};
-  const char *const *inputs = (const char *const *)argv + first;
-  size_t n_inputs = (size_t)(argc - first);
-  if (n_inputs == 0) {
-    inputs = default_input;
-    n_inputs = 1;
-  }
+  size_t n_inputs;
+  const char *const *inputs = cr_input_files(argc, argv, first, &n_inputs);
   struct cr_profile p;
   cr_profile_init(&p);
   struct cr_diag diag = {stderr, 20};
