@@ -38,14 +38,15 @@ if [ "$LLVM_MAJOR" = 14 ]; then OTHER_MAJOR=19; else OTHER_MAJOR=14; fi
 # and what the test suites use (autoconf for the configure test, file,
 # allocators for the runtime tests, chromium for the HTML report) and the
 # overhead benchmark and the drop-in test (tcl: SQLite's build makes its
-# amalgamation; dpkg-dev: `apt-get source` unpacks with dpkg-source).
+# amalgamation; dpkg-dev: `apt-get source` unpacks with dpkg-source;
+# valgrind: runtime.valgrind).
 PACKAGES=(
   cmake ninja-build make pkg-config file binutils python3 autoconf
   "clang-$LLVM_MAJOR" "clang-$OTHER_MAJOR" "llvm-$LLVM_MAJOR-dev"
   "llvm-$LLVM_MAJOR-tools" "${SANITIZER_RUNTIME[@]}"
   libdwarf-dev libelf-dev libjansson-dev zlib1g-dev libbz2-dev
   libjemalloc-dev libgoogle-perftools-dev
-  chromium tcl dpkg-dev
+  chromium tcl dpkg-dev valgrind
 )
 
 is_installed() {
