@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -83,12 +84,20 @@ def run_command(cmd: str, tree: Path, env: dict):
         return "timeout", out.decode(errors="replace")
 
 
+def children_cpu_s() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run_steps(commands, tree: Path, env: dict, log: Path, jobs: int,
               stop_on_failure: bool):
     """Runs each command in TREE, appending its output to LOG. Returns
-    ([(command, exit status)], output text, seconds)."""
+    ([(command, exit status)], output text, wall seconds, CPU seconds).
+    The CPU time (user + system of every process the commands waited for)
+    is what a shared machine's load leaves nearly unchanged: wall time
+    there measures the load as much as the toolchain."""
     statuses, texts = [], []
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), children_cpu_s()
     for template in commands:
         cmd = template.format(jobs=jobs, tree=tree, here=HERE)
         t_cmd = time.monotonic()
@@ -100,7 +109,8 @@ def run_steps(commands, tree: Path, env: dict, log: Path, jobs: int,
         texts.append(out)
         if status != 0 and stop_on_failure:
             break
-    return statuses, "\n".join(texts), time.monotonic() - t0
+    return (statuses, "\n".join(texts), time.monotonic() - t0,
+            children_cpu_s() - cpu0)
 
 
 def tree_files(tree: Path) -> set:
@@ -158,15 +168,16 @@ def one_flavour(args, pkg, src: Path, flavour: str) -> dict:
     before = tree_files(tree)
     env = flavour_env(args, pkg, flavour)
     build, test = pkg.quick if args.quick else (pkg.build, pkg.test)
-    steps, build_out, build_s = run_steps(build, tree, env, log, args.jobs,
-                                         stop_on_failure=True)
+    steps, build_out, build_s, build_cpu = run_steps(
+        build, tree, env, log, args.jobs, stop_on_failure=True)
     built = all(s == 0 for _, s in steps)
-    r = {"built": built, "build_s": round(build_s, 2), "log": str(log),
-         "tests": {}, "test_s": None, "commands": {}}
+    r = {"built": built, "build_s": round(build_s, 2),
+         "build_cpu_s": round(build_cpu, 2), "log": str(log),
+         "tests": {}, "test_s": None, "test_cpu_s": None, "commands": {}}
     if built:
-        runs, test_out, test_s = run_steps(test, tree, env, log, args.jobs,
-                                           stop_on_failure=False)
-        r["test_s"] = round(test_s, 2)
+        runs, test_out, test_s, test_cpu = run_steps(
+            test, tree, env, log, args.jobs, stop_on_failure=False)
+        r["test_s"], r["test_cpu_s"] = round(test_s, 2), round(test_cpu, 2)
         r["commands"] = {c: s for c, s in runs}
         if pkg.parse:
             r["tests"] = pkg.parse(tree, test_out)

@@ -34,7 +34,8 @@ def summary_line(s: dict) -> str:
     p, c = s["plain"], s["coz"]
     return (f"{s['package']} {s['version']}: built {_built(p)} / {_built(c)}, "
             f"tests {_passed(p)} / {_passed(c)}, test time "
-            f"{_seconds(p, 'test_s')} / {_seconds(c, 'test_s')} s, "
+            f"{_seconds(p, 'test_s')} / {_seconds(c, 'test_s')} s (CPU "
+            f"{_seconds(p, 'test_cpu_s')} / {_seconds(c, 'test_cpu_s')} s), "
             f"{len(s['differences'])} difference(s), "
             f"{len(c['profiles'])} profile file(s) written")
 
@@ -53,15 +54,17 @@ def _notes(s: dict) -> str:
 def markdown(surveyed: list) -> str:
     rows = ["| package | version | build system | language | builds plain / "
             "coz-cc | tests passed plain / coz-cc | test suite (s) plain / "
-            "coz-cc | ratio | build (s) plain / coz-cc | notes |",
-            "|---|---|---|---|---|---|---|---|---|---|"]
+            "coz-cc | ratio | test CPU (s) plain / coz-cc | build (s) plain / coz-cc "
+            "| notes |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
     for s in surveyed:
         p, c = s["plain"], s["coz"]
         rows.append(
             f"| {s['package']} | {s['version']} | {s['system']} | "
             f"{s['lang']} | {_built(p)} / {_built(c)} | {_passed(p)} / "
             f"{_passed(c)} | {_seconds(p, 'test_s')} / {_seconds(c, 'test_s')}"
-            f" | {_ratio(s, 'test_s')} | {_seconds(p, 'build_s')} / "
+            f" | {_ratio(s, 'test_s')} | {_seconds(p, 'test_cpu_s')} / "
+            f"{_seconds(c, 'test_cpu_s')} | {_seconds(p, 'build_s')} / "
             f"{_seconds(c, 'build_s')} | {_notes(s)} |")
     return "\n".join(rows) + "\n"
 
