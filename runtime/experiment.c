@@ -42,16 +42,30 @@ static _Atomic bool stop_requested;
 static _Atomic bool shut_down;
 
 /* What the profiler thread is doing, for the exit (coz_profiler_shutdown).
- * While it builds the line map it writes nothing, so an exit need not wait
- * for a build it would never use (a short process, a build tool run
- * thousands of times); it closes the phase, and the profiler thread then
- * touches neither the map nor the profile. While it runs experiments, the
- * exit asks it to stop and waits for the experiment in flight. */
-enum { PHASE_BUILDING, PHASE_RUNNING, PHASE_DONE, PHASE_CLOSED };
-static _Atomic int phase = PHASE_BUILDING;
+ * A build of the line map is cancelled at exit and ends within one
+ * compilation unit; the exit waits for that (a thread left running keeps
+ * its memory in use, which leak checkers such as valgrind's blame on the
+ * program), but not for long: a build stuck on the loader's lock, or not
+ * scheduled, is left behind with the phase closed, and the profiler thread
+ * then touches neither the map nor the profile. Experiments stop when
+ * asked; the exit waits for the one in flight to be written. */
+enum { PHASE_NONE, PHASE_BUILDING, PHASE_RUNNING, PHASE_DONE, PHASE_CLOSED };
+static _Atomic int phase = PHASE_NONE;
 
 static bool phase_move(int from, int to) {
   return atomic_compare_exchange_strong(&phase, &from, to);
+}
+
+/* Waits at most ns for the phase to leave `from`; whether it did. */
+static bool wait_phase_leaves(int from, uint64_t ns) {
+  uint64_t deadline = coz_now_ns() + ns;
+  while (atomic_load(&phase) == from && coz_now_ns() < deadline) {
+    uint32_t seen = atomic_load(&wake_word);
+    struct timespec ts = {0, 10000000};
+    if (atomic_load(&phase) == from)
+      syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+  }
+  return atomic_load(&phase) != from;
 }
 static uint64_t rng_state;
 
@@ -156,7 +170,7 @@ static bool build_scope(void) {
   free(files);
   coz_log_verbose(1, "line map: %ld lines in scope, built in %.1f ms", lines,
                   (double)(coz_now_ns() - t0) / 1e6);
-  if (lines == 0)
+  if (lines == 0 && !should_stop()) /* a build cancelled at exit: no news */
     (coz_config_given.SOURCE_SCOPE || coz_config_given.BINARY_SCOPE
          ? coz_log_error
          : coz_log_notice)("no source line is in the profiling scope: build "
@@ -353,10 +367,13 @@ void *coz_profiler_main(void *arg) {
                               : (coz_now_ns() ^ ((uint64_t)getpid() << 32));
   if (rng_state == 0)
     rng_state = 1;
+  if (!phase_move(PHASE_NONE, PHASE_BUILDING))
+    return NULL; /* the process is exiting without us */
   bool built = build_scope();
   if (!phase_move(PHASE_BUILDING, PHASE_RUNNING))
-    return NULL; /* the process is exiting without us */
-  if (built)
+    return NULL; /* ditto */
+  coz_profiler_poke();
+  if (built && !should_stop())
     run_experiments();
   atomic_store(&phase, PHASE_DONE);
   coz_profiler_poke();
@@ -368,21 +385,15 @@ void coz_profiler_shutdown(void) {
   if (!atomic_compare_exchange_strong(&shut_down, &expected, true))
     return;
   atomic_store(&stop_requested, true);
+  coz_linemap_cancel();
   coz_profiler_poke();
-  /* A profiler thread that never started, or is still building the line
-   * map, is left behind; one running experiments gets 5 s to write the one
-   * in flight (it stops at once when asked; the bound is for a machine so
-   * loaded that it does not run). */
-  bool with_lines = !phase_move(PHASE_BUILDING, PHASE_CLOSED);
-  uint64_t deadline = coz_now_ns() + 5000000000u;
-  while (with_lines && atomic_load(&phase) != PHASE_DONE &&
-         coz_now_ns() < deadline) {
-    uint32_t seen = atomic_load(&wake_word);
-    struct timespec ts = {0, 10000000};
-    if (atomic_load(&phase) != PHASE_DONE)
-      syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+  /* The phases' comment says why these waits and these bounds. */
+  bool with_lines = !phase_move(PHASE_NONE, PHASE_CLOSED);
+  if (with_lines) {
+    wait_phase_leaves(PHASE_BUILDING, 2000000000u);
+    with_lines = !phase_move(PHASE_BUILDING, PHASE_CLOSED);
   }
-  if (with_lines && atomic_load(&phase) != PHASE_DONE)
+  if (with_lines && !wait_phase_leaves(PHASE_RUNNING, 5000000000u))
     return; /* still busy: writing now could interleave with it */
   coz_record_final(with_lines);
   struct coz_thread *self = coz_thread_self();

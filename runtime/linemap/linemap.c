@@ -145,8 +145,18 @@ static void *sink_file(void *ctx, const char *path, const char *comp_dir) {
 /* Units of the runtime's own sources are skipped whole: the system
  * headers inlined into them (stdatomic.h, stdio2.h) are runtime code too,
  * and would otherwise look like the program's lines. */
+static _Atomic bool g_cancelled;
+
+void coz_linemap_cancel(void) { atomic_store(&g_cancelled, true); }
+
+static bool cancelled(void) {
+  return atomic_load_explicit(&g_cancelled, memory_order_relaxed);
+}
+
 static bool sink_unit(void *ctx, const char *name, const char *comp_dir) {
   (void)ctx;
+  if (cancelled())
+    return false; /* skipped: the rest of the object costs only its walk */
   char buf[PATH_MAX];
   size_t len = name ? coz_path_normalize(buf, sizeof buf, comp_dir, name) : 0;
   return !(len > g_cfg.runtime_dir_len && g_cfg.runtime_dir_len &&
@@ -317,7 +327,7 @@ static int scan_objects(struct read_result *main_res) {
   }
   size_t n_old = g_n_seen;
   int rc = 0;
-  for (size_t i = 0; i < ec.n && rc == 0; i++) {
+  for (size_t i = 0; i < ec.n && rc == 0 && !cancelled(); i++) {
     struct seen *s = find_seen(&ec.v[i]);
     if (s && was_present[s - g_seen]) {
       s->present = true; /* still loaded */
@@ -424,7 +434,7 @@ long coz_linemap_build(const struct coz_scope_config *cfg) {
   if (scan_objects(&main_res))
     goto oom;
   long lines = (long)coz_intern_line_count();
-  if (main_res.considered && !main_res.user_code) {
+  if (main_res.considered && !main_res.user_code && !cancelled()) {
     notice("the executable has no debug line information; compile it with "
            "-g to profile it");
     if (lines == 0)

@@ -73,6 +73,12 @@ long coz_linemap_build(const struct coz_scope_config *cfg);
 /* Adds objects loaded since the last build or refresh (dlopen). */
 void coz_linemap_refresh(void);
 
+/* Any thread, any time (no allocation, no lock, signal-safe): a build or
+ * refresh in progress, and every later one, reads no further compilation
+ * unit or object, so that the thread doing it finishes within one unit's
+ * work (the process is exiting). What was read stays usable. */
+void coz_linemap_cancel(void);
+
 /* Adds files to the default scope: those of modules compiled with the pass
  * that registered after the build (a dlopen'd library, or the executable's
  * own modules when the build ran before its constructors). The next
