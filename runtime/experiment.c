@@ -56,14 +56,19 @@ static bool phase_move(int from, int to) {
   return atomic_compare_exchange_strong(&phase, &from, to);
 }
 
+/* Blocks until a poke after `seen` was read, or for at most ns. */
+static void wait_for_poke(uint32_t seen, uint64_t ns) {
+  struct timespec ts = {(time_t)(ns / 1000000000u), (long)(ns % 1000000000u)};
+  syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+}
+
 /* Waits at most ns for the phase to leave `from`; whether it did. */
 static bool wait_phase_leaves(int from, uint64_t ns) {
   uint64_t deadline = coz_now_ns() + ns;
   while (atomic_load(&phase) == from && coz_now_ns() < deadline) {
     uint32_t seen = atomic_load(&wake_word);
-    struct timespec ts = {0, 10000000};
     if (atomic_load(&phase) == from)
-      syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+      wait_for_poke(seen, 10000000u);
   }
   return atomic_load(&phase) != from;
 }
@@ -84,11 +89,7 @@ static void sleep_until(uint64_t deadline) {
     uint64_t now = coz_now_ns();
     if (now >= deadline)
       return;
-    uint64_t left = deadline - now;
-    struct timespec ts = {(time_t)(left / 1000000000u),
-                          (long)(left % 1000000000u)};
-    uint32_t seen = atomic_load(&wake_word);
-    syscall(SYS_futex, &wake_word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+    wait_for_poke(atomic_load(&wake_word), deadline - now);
   }
 }
 
