@@ -99,8 +99,9 @@ def favour():
         pass
 
 
-def run(prog, args=(), env=None, profiled=True):
-    """Runs a test program; returns (stdout, experiments, samples)."""
+def run(prog, args=(), env=None, profiled=True, favoured=True):
+    """Runs a test program; returns (stdout, experiments, samples).
+    favoured=False runs it at normal priority (see favour)."""
     e = dict(os.environ)
     for k in list(e):
         if k.startswith("COZ_"):
@@ -117,7 +118,7 @@ def run(prog, args=(), env=None, profiled=True):
     cmd = [os.path.join(ARGS.bindir, prog)] + [str(a) for a in args]
     p = subprocess.run(cmd, env=e, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=120,
-                       preexec_fn=favour)
+                       preexec_fn=favour if favoured else None)
     if p.returncode != 0:
         fail("%s exited with %d: %s" % (cmd, p.returncode, p.stderr))
     exps, samples = [], {}
