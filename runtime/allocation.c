@@ -11,6 +11,7 @@
  * and slope + 2 se lies below the TOP-th highest slope - 2 se of the
  * others: it is then run 1 time in KEEP_ONE_IN when drawn. */
 #include "allocation.h"
+#include "fd_floor.h"
 #include "linemap/linemap.h"
 #include "output.h"
 
@@ -255,7 +256,7 @@ static void read_profile(const char *point) {
   FILE *f = fd >= 0 ? fdopen(fd, "re") : NULL;
   if (!f) {
     if (fd >= 0)
-      syscall(SYS_close, fd);
+      coz_fd_close(fd);
     return;
   }
   char *rec = NULL, val[4200];

@@ -17,6 +17,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* Closes a descriptor of the runtime's own by the system call, not
+ * through the runtime's close() (io_checkpoints.c), which is the program's:
+ * it would look the number up among the program's channels. Async-signal-
+ * safe; may change errno. */
+static inline void coz_fd_close(int fd) { syscall(SYS_close, fd); }
+
 /* Moves fd up (close-on-exec) and returns the new number, or fd itself
  * when it cannot; negative fds pass through. Async-signal-safe. */
 static inline int coz_fd_floor(int fd) {
@@ -31,7 +37,7 @@ static inline int coz_fd_floor(int fd) {
   long high = syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, floor);
   if (high < 0)
     return fd;
-  syscall(SYS_close, fd);
+  coz_fd_close(fd);
   return (int)high;
 }
 

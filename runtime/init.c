@@ -21,6 +21,7 @@
 #include "records.h"
 #include "runtime.h"
 #include "sampler.h"
+#include "signal_guard.h"
 #include "thread_state.h"
 #include "util.h"
 
@@ -59,7 +60,7 @@ static bool install_handler(void) {
   /* SA_RESTART: a sample must never make a program's read() fail. */
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  return sigaction(COZ_SAMPLE_SIGNAL, &sa, &coz_previous_action) == 0;
+  return coz_real_sigaction(COZ_SAMPLE_SIGNAL, &sa, &coz_previous_action) == 0;
 }
 
 void coz_init_env(char **envp) {
@@ -105,7 +106,7 @@ void coz_start_profiler_thread(void) {
   /* Signals for samples go to the threads sampled, never to this one. */
   sigset_t all, old;
   sigfillset(&all);
-  coz_real_sigmask(SIG_BLOCK, &all, &old); /* not signal_guard.c's */
+  coz_real_sigmask(SIG_BLOCK, &all, &old);
   pthread_t th;
   pthread_attr_t attr;
   pthread_attr_init(&attr);

@@ -173,7 +173,7 @@ void coz_output_preopen(void) {
   if (fd >= 0 && syscall(SYS_fstat, fd, &out_id) == 0)
     out_fd = fd;
   else if (fd >= 0)
-    syscall(SYS_close, fd);
+    coz_fd_close(fd);
   reader_fd = coz_fd_floor(
       (int)syscall(SYS_openat, AT_FDCWD, out_path, O_RDONLY | O_CLOEXEC));
 }
@@ -194,7 +194,7 @@ static int profile_fd(void) {
                                      O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
                                      0644));
   if (fd >= 0 && syscall(SYS_fstat, fd, &out_id) != 0) {
-    syscall(SYS_close, fd);
+    coz_fd_close(fd);
     fd = -1;
   }
   out_fd = fd;

@@ -25,9 +25,6 @@ void coz_profiler_poke(void);
 #include <signal.h>
 extern struct sigaction coz_previous_action;
 void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext);
-/* pthread_sigmask without signal_guard.c's interposition (the runtime may
- * block its own signal). */
-int coz_real_sigmask(int how, const sigset_t *set, sigset_t *old);
 /* Processes the calling thread's pending samples and owed delays
  * (checkpoints; not from signal handlers). */
 struct coz_thread;

@@ -1,6 +1,7 @@
 /* sampler.c: picks perf or the timer sampler once, and dispatches to it. */
 #include "sampler.h"
 #include "config.h"
+#include "fd_floor.h"
 #include "util.h"
 
 #include <stdatomic.h>
@@ -72,7 +73,7 @@ void coz_sampler_forget(struct coz_sampler_thread *s) {
   /* The descriptor is a copy in the child; the timer is the parent's
    * (timers are not inherited, so the id means nothing here). */
   if (s->kind == KIND_PERF && s->fd >= 0)
-    syscall(SYS_close, s->fd);
+    coz_fd_close(s->fd);
   s->kind = KIND_NONE;
   s->fd = -1;
 }

@@ -43,7 +43,7 @@ bool coz_perf_available(void) {
   long fd = perf_open(&attr, 0);
   if (fd < 0)
     return false;
-  syscall(SYS_close, fd); /* close() is interposed */
+  coz_fd_close(fd);
   return true;
 }
 
@@ -79,7 +79,7 @@ bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
       ioctl((int)fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
     coz_log_verbose(1, "perf signal setup for thread %d: %s", (int)tid,
                     strerror(errno));
-    syscall(SYS_close, fd);
+    coz_fd_close(fd);
     return false;
   }
   s->fd = (int)fd;
@@ -101,6 +101,6 @@ void coz_perf_suspend(struct coz_sampler_thread *s, bool suspend) {
 
 void coz_perf_stop(struct coz_sampler_thread *s) {
   if (s->fd >= 0)
-    syscall(SYS_close, s->fd); /* also disables the event */
+    coz_fd_close(s->fd); /* also disables the event */
   s->fd = -1;
 }

@@ -18,6 +18,7 @@
  *
  * Only while profiling is on; the runtime's own calls use the real
  * functions. -static executables get none of this (no interposition). */
+#include "signal_guard.h"
 #include "abi.h"
 #include "callpath/callpath.h"
 #include "runtime.h"
@@ -29,6 +30,11 @@
 #include <string.h>
 
 #ifdef COZ_STATIC_RUNTIME
+
+int coz_real_sigaction(int sig, const struct sigaction *act,
+                       struct sigaction *old) {
+  return sigaction(sig, act, old);
+}
 
 int coz_real_sigmask(int how, const sigset_t *set, sigset_t *old) {
   return pthread_sigmask(how, set, old);
@@ -60,6 +66,11 @@ REAL(sigaction_fn, sigaction)
 REAL(sigmask_fn, pthread_sigmask)
 REAL(sigmask_fn, sigprocmask)
 REAL(signal_fn, signal)
+
+int coz_real_sigaction(int sig, const struct sigaction *act,
+                       struct sigaction *old) {
+  return real_sigaction()(sig, act, old);
+}
 
 int coz_real_sigmask(int how, const sigset_t *set, sigset_t *old) {
   return real_pthread_sigmask()(how, set, old);

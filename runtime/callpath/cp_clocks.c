@@ -19,6 +19,7 @@
 #include "fd_floor.h"
 #include "linemap/loaded.h"
 #include "real.h"
+#include "signal_guard.h"
 #include "unwind/unwind.h"
 #include "util.h"
 
@@ -169,7 +170,7 @@ static bool start_counter(struct cp_thread *t, enum cp_resource r,
   if (fcntl(fd, F_SETOWN_EX, &owner) != 0 ||
       fcntl(fd, F_SETSIG, cp_signal) != 0 ||
       fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0) {
-    close(fd);
+    coz_fd_close(fd);
     return false;
   }
   t->fd[r] = fd;
@@ -190,7 +191,7 @@ static void thread_stop(void *arg) {
   t->has_timer = false;
   for (int r = 0; r < CP_NRES; r++)
     if (t->fd[r] >= 0) {
-      close(t->fd[r]);
+      coz_fd_close(t->fd[r]);
       t->fd[r] = -1;
     }
   if (t->csw_ring >= 0)
@@ -353,7 +354,7 @@ static void cp_init(char **envp) {
   sa.sa_sigaction = on_signal;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (!cp_table_init() || sigaction(cp_signal, &sa, NULL) != 0 ||
+  if (!cp_table_init() || coz_real_sigaction(cp_signal, &sa, NULL) != 0 ||
       pthread_key_create(&cp_key, thread_stop) != 0) {
     static const char msg[] = "coz: COZ_CALLPATH: cannot set up the sample "
                               "table or signal; call paths are off\n";

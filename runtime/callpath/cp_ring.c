@@ -59,7 +59,7 @@ int cp_ring_open(uint64_t config, uint64_t period) {
     base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd, 0);
   if (base == MAP_FAILED) {
     if (fd >= 0)
-      close((int)fd);
+      coz_fd_close((int)fd);
     atomic_store(&rings[slot].state, 0);
     return -1;
   }
@@ -149,7 +149,7 @@ static void finish(int slot, bool close_it) {
   drain(r);
   atomic_fetch_add(&cp_total_weight[CP_CSW], count_of(r->fd));
   munmap(r->base, r->bytes);
-  close(r->fd);
+  coz_fd_close(r->fd);
   atomic_store(&r->state, 0);
 }
 

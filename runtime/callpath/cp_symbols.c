@@ -219,7 +219,7 @@ static void load_functions(struct cp_object *o) {
       read_table(elf, dynsym, &dynsym_sh, o);
     elf_end(elf);
   }
-  close(fd);
+  coz_fd_close(fd);
 }
 
 void cp_symbols_write_objects(struct cp_symbols *s, FILE *f, long pid) {

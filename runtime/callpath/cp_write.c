@@ -120,7 +120,7 @@ static void write_block(void) {
     told = true;
   } else {
     write_all(fd, text, len);
-    close(fd);
+    coz_fd_close(fd);
   }
   free(text);
 }

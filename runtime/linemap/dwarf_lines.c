@@ -83,7 +83,7 @@ static void close_sections(struct elf_sections *es) {
   if (es->elf)
     elf_end(es->elf);
   if (es->fd >= 0)
-    close(es->fd);
+    coz_fd_close(es->fd);
   es->elf = NULL;
   es->fd = -1;
 }
@@ -100,7 +100,7 @@ void coz_dwarf_preopen(const char *path) {
     if (!preopened[i].path) {
       int fd = coz_fd_floor(open(path, O_RDONLY | O_CLOEXEC));
       if (fd >= 0 && !(preopened[i].path = strdup(path)))
-        syscall(SYS_close, fd);
+        coz_fd_close(fd);
       else
         preopened[i].fd = fd;
       return;
