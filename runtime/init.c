@@ -22,6 +22,7 @@
 #include "runtime.h"
 #include "sampler.h"
 #include "signal_guard.h"
+#include "thread_lifecycle.h"
 #include "thread_state.h"
 #include "util.h"
 

@@ -64,21 +64,23 @@ static inline struct coz_thread *coz_thread_self_fast(void) {
   return t ? t : coz_thread_self();
 }
 
-/* Reserves a slot for a thread about to be created; the slot inherits
- * local_delay from the caller. NULL if the runtime is off or out of memory.
- * Not async-signal-safe. */
-struct coz_thread *coz_thread_reserve(void);
+/* The registry (threads.c) knows slots; what a thread's start and exit
+ * mean for delays is thread_lifecycle.c's.
+ *
+ * Reserves a slot, with local_delay as its delay count, for a thread about
+ * to be created or for the calling one. NULL if the runtime is off or out
+ * of memory. Not async-signal-safe. */
+struct coz_thread *coz_thread_reserve(uint64_t local_delay);
 /* Returns a reserved slot whose thread could not be created. */
 void coz_thread_unreserve(struct coz_thread *t);
-/* In the new thread: binds t to it and starts sampling. */
-void coz_thread_begin(struct coz_thread *t);
-/* The calling thread is about to exit: catch up on delays (it may wake a
- * joiner), stop sampling, release its slot. Safe to call twice. */
-void coz_thread_end(void);
-
-/* Registers the calling thread and the other threads that already exist
- * (created before the runtime initialised). */
-bool coz_threads_init(void);
+/* In the thread itself: makes t its state and starts sampling it. */
+void coz_thread_bind(struct coz_thread *t);
+/* In the thread itself, t being its state: stops sampling it and frees the
+ * slot. Returns the number of threads still live. */
+long coz_thread_release(struct coz_thread *t);
+/* Gives every other thread that exists already (started before the runtime)
+ * a slot with local_delay and a sampler, once, at initialisation. */
+void coz_threads_adopt(uint64_t local_delay);
 /* After fork, in the child: forget every slot without touching the
  * parent's perf events (they stay owned by the parent). */
 void coz_threads_forget_all(void);

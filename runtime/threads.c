@@ -7,11 +7,9 @@
  * outside signal handlers: by the creating thread for threads started
  * through pthread_create/thrd_create, or by coz_threads_init for threads that
  * existed before the runtime. The latter are found by tid from the signal
- * handler the first time it runs in them. */
-#include "callpath/callpath.h"
-#include "checkpoints.h"
-#include "delays.h"
-#include "real.h"
+ * handler the first time it runs in them. What a thread's start and exit
+ * do beyond its slot (delays, call paths, the exit's checkpoint) is
+ * thread_lifecycle.c's: the registry calls nothing above it. */
 #include "runtime.h"
 #include "thread_state.h"
 #include "util.h"
@@ -32,7 +30,6 @@ static _Atomic size_t n_chunks;
 static atomic_flag grow_lock = ATOMIC_FLAG_INIT;
 static _Atomic size_t hint; /* where the next free-slot search starts */
 static _Atomic long live_threads;
-static pthread_key_t exit_key;
 
 /* The calling thread's state (thread_state.h reads it inline). */
 __thread struct coz_thread *coz_self_tls
@@ -139,16 +136,13 @@ static void free_slot(struct coz_thread *t) {
   atomic_store_explicit(&t->slot_state, SLOT_FREE, memory_order_release);
 }
 
-struct coz_thread *coz_thread_reserve(void) {
+struct coz_thread *coz_thread_reserve(uint64_t local_delay) {
   if (!atomic_load_explicit(&coz_active, memory_order_relaxed))
     return NULL;
   struct coz_thread *t = alloc_slot();
   if (!t)
     return NULL;
-  struct coz_thread *parent = coz_thread_self();
-  /* §3.4: the child inherits the parent's delay count: the delays the
-   * parent has not executed yet also delayed the child's creation. */
-  t->local_delay = parent ? parent->local_delay : coz_delay_global();
+  t->local_delay = local_delay;
   atomic_fetch_add(&live_threads, 1);
   return t;
 }
@@ -165,75 +159,41 @@ static void bind_and_sample(struct coz_thread *t, pid_t tid) {
     coz_log_verbose(1, "thread %d runs unsampled", (int)tid);
 }
 
-void coz_thread_begin(struct coz_thread *t) {
+void coz_thread_bind(struct coz_thread *t) {
   self = t;
   bind_and_sample(t, coz_gettid());
-  coz_callpath_thread_start(); /* docs/callpath.md */
-  /* The key's destructor runs however the thread ends: return, pthread_exit
-   * from uninstrumented code, cancellation. */
-  pthread_setspecific(exit_key, t);
 }
 
-void coz_thread_end(void) {
-  struct coz_thread *t = self;
-  if (!t)
-    return;
-  /* A thread cancelled inside a blocking checkpoint unwinds with its state
-   * held (coz_checkpoint_hold), and so does one that exits from a
-   * signal handler that interrupted the runtime: nothing that held it will
-   * resume. */
-  t->in_runtime = 0;
-  /* Table 1: exiting may wake a joiner, so execute the owed delays first. */
-  coz_checkpoint_exit_thread();
+long coz_thread_release(struct coz_thread *t) {
   t->in_runtime = 1; /* a late signal must not touch the slot any more */
   coz_sampler_stop(&t->sampler);
   self = NULL;
   not_sampled = true;
-  pthread_setspecific(exit_key, NULL);
   free_slot(t);
-  if (atomic_fetch_sub(&live_threads, 1) == 1)
-    coz_profiler_poke();
+  return atomic_fetch_sub(&live_threads, 1) - 1;
 }
 
-static void on_thread_exit(void *arg) {
-  (void)arg;
-  coz_thread_end();
-}
-
-/* Adopts a thread that exists already: its slot gets a sampler whose signal
- * goes to that thread; the handler finds the slot by tid. */
-static void adopt(pid_t tid) {
-  struct coz_thread *t = alloc_slot();
-  if (!t)
-    return;
-  t->local_delay = coz_delay_global();
-  atomic_fetch_add(&live_threads, 1);
-  bind_and_sample(t, tid);
-}
-
-bool coz_threads_init(void) {
-  if (pthread_key_create(&exit_key, on_thread_exit) != 0)
-    return false;
-  struct coz_thread *t = alloc_slot();
-  if (!t)
-    return false;
-  t->local_delay = coz_delay_global();
-  atomic_fetch_add(&live_threads, 1);
-  coz_thread_begin(t);
-  /* Threads started before us (by other libraries' constructors). */
+void coz_threads_adopt(uint64_t local_delay) {
   pid_t me = coz_gettid();
   DIR *dir = opendir("/proc/self/task");
   if (dir) {
     struct dirent *e;
     while ((e = readdir(dir)) != NULL) {
       pid_t tid = (pid_t)atoi(e->d_name);
-      if (tid > 0 && tid != me)
-        adopt(tid);
+      if (tid <= 0 || tid == me)
+        continue;
+      /* Its slot gets a sampler whose signal goes to that thread; the
+       * handler finds the slot by tid. */
+      struct coz_thread *t = alloc_slot();
+      if (!t)
+        break;
+      t->local_delay = local_delay;
+      atomic_fetch_add(&live_threads, 1);
+      bind_and_sample(t, tid);
     }
     closedir(dir);
   }
   atomic_store_explicit(&adoption_done, true, memory_order_release);
-  return true;
 }
 
 void coz_threads_forget_all(void) {
