@@ -22,7 +22,7 @@
 /* -Wl,--wrap=NAME for every checkpoint: the -static runtime intercepts
  * synchronization calls that were not compiled by the pass this way. */
 static const char *const wrap_flags[] = {
-#define COZ_CHECKPOINT(NAME, ROLE) "-Wl,--wrap=" #NAME,
+#define COZ_CHECKPOINT(ROLE, RET, NAME, ...) "-Wl,--wrap=" #NAME,
 #include "checkpoints.def"
 #undef COZ_CHECKPOINT
 };

@@ -16,7 +16,7 @@ namespace {
 
 const StringSet<> &checkpointNames() {
   static const StringSet<> Names = {
-#define COZ_CHECKPOINT(NAME, ROLE) #NAME,
+#define COZ_CHECKPOINT(ROLE, RET, NAME, ...) #NAME,
 #include "checkpoints.def"
 #undef COZ_CHECKPOINT
   };

@@ -1,6 +1,6 @@
 /* checkpoints.c: the blocking rules of §3.4.1 (Tables 1-2) around every
- * function of checkpoints.def, as __coz_NAME (what the pass's rewritten
- * calls reach; the interposers forward here too).
+ * WAKE and BLOCK function of checkpoints.def, as __coz_NAME (what the pass's
+ * rewritten calls reach; the interposers forward here too).
  *
  *  - Before a call that may wake another thread (Table 1) or block (Table
  *    2), the thread executes the delays it owes, so a thread it wakes has
@@ -83,12 +83,18 @@ COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
  * on or off (docs/results.md, "Design figures"). */
 #define COZ_UNPAREN(...) __VA_ARGS__
 
-#define WAKE(NAME, PARAMS, ARGS)                                               \
-  static __attribute__((noinline)) int slow_##NAME PARAMS {                    \
+/* A WOKEN condition anywhere but in a BLOCK row would be ignored. */
+#define NO_WOKEN(NAME, ...)                                                    \
+  _Static_assert(sizeof #__VA_ARGS__ == 1,                                     \
+                 #NAME ": only a BLOCK row has a WOKEN condition")
+
+#define WAKE(RET, NAME, PARAMS, ARGS, ...)                                     \
+  NO_WOKEN(NAME, __VA_ARGS__);                                                 \
+  static __attribute__((noinline)) RET slow_##NAME PARAMS {                    \
     coz_checkpoint_enter();                                                    \
     return COZ_REAL(NAME) ARGS;                                                \
   }                                                                            \
-  COZ_EXPORT int __coz_##NAME PARAMS {                                         \
+  COZ_EXPORT RET __coz_##NAME PARAMS {                                         \
     __typeof__(coz_real.NAME) real = coz_real.NAME;                            \
     if (__builtin_expect(real != NULL, 1) &&                                   \
         (__builtin_expect(!ACTIVE(), 1) ||                                     \
@@ -107,33 +113,32 @@ static void wait_end(uintptr_t ra) {
 }
 #define CALLER_RA ((uintptr_t)__builtin_return_address(0))
 
-/* WOKEN is an expression of the result r (and errno) saying the call
- * returned because another thread acted. `ra` is the program's call site
- * (the wall-clock call path's leaf). */
-#define BLOCK(NAME, PARAMS, ARGS, WOKEN)                                       \
-  static __attribute__((noinline)) int on_##NAME(                              \
+/* WOKEN is the row's condition on r (checkpoints.def). `ra` is the
+ * program's call site (the wall-clock call path's leaf). */
+#define BLOCK(RET, NAME, PARAMS, ARGS, WOKEN)                                  \
+  static __attribute__((noinline)) RET on_##NAME(                              \
       struct coz_thread *t, __typeof__(coz_real.NAME) real,                    \
       COZ_UNPAREN PARAMS) {                                                    \
     coz_checkpoint_hold(t);                                                    \
-    int r = real ARGS;                                                         \
+    RET r = real ARGS;                                                         \
     if (WOKEN)                                                                 \
       coz_checkpoint_absorb(t, coz_delay_global());                            \
     coz_checkpoint_release(t);                                                 \
     return r;                                                                  \
   }                                                                            \
-  static __attribute__((noinline)) int slow_##NAME(uintptr_t ra,               \
+  static __attribute__((noinline)) RET slow_##NAME(uintptr_t ra,               \
                                                    COZ_UNPAREN PARAMS) {       \
     struct coz_thread *t = coz_checkpoint_enter();                             \
     bool wall = WALL_ON();                                                     \
     if (wall)                                                                  \
       wait_begin(ra);                                                          \
-    int r = t ? on_##NAME(t, COZ_REAL(NAME), COZ_UNPAREN ARGS)                 \
+    RET r = t ? on_##NAME(t, COZ_REAL(NAME), COZ_UNPAREN ARGS)                 \
               : COZ_REAL(NAME) ARGS;                                           \
     if (wall)                                                                  \
       wait_end(ra);                                                            \
     return r;                                                                  \
   }                                                                            \
-  COZ_EXPORT int __coz_##NAME PARAMS {                                         \
+  COZ_EXPORT RET __coz_##NAME PARAMS {                                         \
     __typeof__(coz_real.NAME) real = coz_real.NAME;                            \
     if (__builtin_expect(real && !WALL_ON(), 1)) {                             \
       if (__builtin_expect(!ACTIVE(), 1))                                      \
@@ -145,64 +150,10 @@ static void wait_end(uintptr_t ra) {
     return slow_##NAME(CALLER_RA, COZ_UNPAREN ARGS);                           \
   }
 
-BLOCK(pthread_mutex_lock, (pthread_mutex_t * m), (m), r == 0)
-BLOCK(pthread_mutex_trylock, (pthread_mutex_t * m), (m), r == 0)
-BLOCK(pthread_mutex_timedlock, (pthread_mutex_t * m, const struct timespec *ts),
-      (m, ts), r == 0)
-BLOCK(pthread_mutex_clocklock,
-      (pthread_mutex_t * m, clockid_t clk, const struct timespec *ts),
-      (m, clk, ts), r == 0)
-WAKE(pthread_mutex_unlock, (pthread_mutex_t * m), (m))
-BLOCK(pthread_cond_wait, (pthread_cond_t * c, pthread_mutex_t *m), (c, m),
-      r == 0)
-BLOCK(pthread_cond_timedwait,
-      (pthread_cond_t * c, pthread_mutex_t *m, const struct timespec *ts),
-      (c, m, ts), r == 0)
-BLOCK(pthread_cond_clockwait,
-      (pthread_cond_t * c, pthread_mutex_t *m, clockid_t clk,
-       const struct timespec *ts),
-      (c, m, clk, ts), r == 0)
-WAKE(pthread_cond_signal, (pthread_cond_t * c), (c))
-WAKE(pthread_cond_broadcast, (pthread_cond_t * c), (c))
-BLOCK(pthread_rwlock_rdlock, (pthread_rwlock_t * l), (l), r == 0)
-BLOCK(pthread_rwlock_wrlock, (pthread_rwlock_t * l), (l), r == 0)
-BLOCK(pthread_rwlock_tryrdlock, (pthread_rwlock_t * l), (l), r == 0)
-BLOCK(pthread_rwlock_trywrlock, (pthread_rwlock_t * l), (l), r == 0)
-BLOCK(pthread_rwlock_timedrdlock,
-      (pthread_rwlock_t * l, const struct timespec *ts), (l, ts), r == 0)
-BLOCK(pthread_rwlock_timedwrlock,
-      (pthread_rwlock_t * l, const struct timespec *ts), (l, ts), r == 0)
-WAKE(pthread_rwlock_unlock, (pthread_rwlock_t * l), (l))
-/* Both tables: the last arrival wakes the others, the others block. */
-BLOCK(pthread_barrier_wait, (pthread_barrier_t * b), (b),
-      r == 0 || r == PTHREAD_BARRIER_SERIAL_THREAD)
-BLOCK(pthread_join, (pthread_t th, void **ret), (th, ret), r == 0)
-BLOCK(pthread_timedjoin_np,
-      (pthread_t th, void **ret, const struct timespec *ts), (th, ret, ts),
-      r == 0)
-BLOCK(pthread_tryjoin_np, (pthread_t th, void **ret), (th, ret), r == 0)
-WAKE(pthread_kill, (pthread_t th, int sig), (th, sig))
-BLOCK(sem_wait, (sem_t * s), (s), r == 0)
-BLOCK(sem_timedwait, (sem_t * s, const struct timespec *ts), (s, ts), r == 0)
-BLOCK(sem_clockwait, (sem_t * s, clockid_t clk, const struct timespec *ts),
-      (s, clk, ts), r == 0)
-BLOCK(sem_trywait, (sem_t * s), (s), r == 0)
-WAKE(sem_post, (sem_t * s), (s))
-BLOCK(mtx_lock, (mtx_t * m), (m), r == thrd_success)
-BLOCK(mtx_timedlock, (mtx_t * m, const struct timespec *ts), (m, ts),
-      r == thrd_success)
-BLOCK(mtx_trylock, (mtx_t * m), (m), r == thrd_success)
-WAKE(mtx_unlock, (mtx_t * m), (m))
-BLOCK(cnd_wait, (cnd_t * c, mtx_t *m), (c, m), r == thrd_success)
-BLOCK(cnd_timedwait, (cnd_t * c, mtx_t *m, const struct timespec *ts),
-      (c, m, ts), r == thrd_success)
-WAKE(cnd_signal, (cnd_t * c), (c))
-WAKE(cnd_broadcast, (cnd_t * c), (c))
-BLOCK(thrd_join, (thrd_t th, int *res), (th, res), r == thrd_success)
-/* A signal another thread sent (pthread_kill executed its delays first). */
-BLOCK(sigwait, (const sigset_t *set, int *sig), (set, sig), r == 0)
-BLOCK(sigwaitinfo, (const sigset_t *set, siginfo_t *info), (set, info), r > 0)
-BLOCK(sigtimedwait,
-      (const sigset_t *set, siginfo_t *info, const struct timespec *ts),
-      (set, info, ts), r > 0)
-BLOCK(sigsuspend, (const sigset_t *set), (set), errno == EINTR)
+/* Their bodies are thread_lifecycle.c's. */
+#define CREATE(RET, NAME, PARAMS, ARGS, ...) NO_WOKEN(NAME, __VA_ARGS__);
+#define EXIT(RET, NAME, PARAMS, ARGS, ...) NO_WOKEN(NAME, __VA_ARGS__);
+#define COZ_CHECKPOINT(ROLE, RET, NAME, PARAMS, ARGS, ...)                     \
+  ROLE(RET, NAME, PARAMS, ARGS, __VA_ARGS__)
+#include "checkpoints.def"
+#undef COZ_CHECKPOINT

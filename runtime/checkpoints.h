@@ -8,12 +8,30 @@
 #include "runtime.h"
 #include "thread_state.h"
 
-#define COZ_SIG(RET, NAME, PARAMS, ARGS) COZ_EXPORT RET __coz_##NAME PARAMS;
-#define COZ_SIG_NORETURN(NAME, PARAMS, ARGS)                                   \
-  COZ_EXPORT __attribute__((noreturn)) void __coz_##NAME PARAMS;
-#include "checkpoint_sigs.def"
-#undef COZ_SIG
-#undef COZ_SIG_NORETURN
+/* By role, what the declarations and forwarders generated from the table
+ * (checkpoints.def) differ in: an EXIT never returns, so it is declared
+ * noreturn and its forwarders return nothing. */
+#define COZ_CP_NORETURN_BLOCK
+#define COZ_CP_NORETURN_WAKE
+#define COZ_CP_NORETURN_CREATE
+#define COZ_CP_NORETURN_EXIT __attribute__((noreturn))
+#define COZ_CP_RETURN_BLOCK return
+#define COZ_CP_RETURN_WAKE return
+#define COZ_CP_RETURN_CREATE return
+#define COZ_CP_RETURN_EXIT
+
+#define COZ_CHECKPOINT(ROLE, RET, NAME, PARAMS, ARGS, ...)                     \
+  COZ_EXPORT COZ_CP_NORETURN_##ROLE RET __coz_##NAME PARAMS;
+#include "checkpoints.def"
+#undef COZ_CHECKPOINT
+
+/* FN, of NAME's prototype, calls __coz_NAME: the interposers (FN is NAME,
+ * interpose_dynamic.c) and the --wrap targets (__wrap_NAME,
+ * interpose_static.c). */
+#define COZ_CP_FORWARD(ROLE, RET, FN, NAME, PARAMS, ARGS)                      \
+  COZ_EXPORT COZ_CP_NORETURN_##ROLE RET FN PARAMS {                            \
+    COZ_CP_RETURN_##ROLE __coz_##NAME ARGS;                                    \
+  }
 
 /* The calling thread is about to exit: execute owed delays (Table 1). */
 void coz_checkpoint_exit_thread(void);

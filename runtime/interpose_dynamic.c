@@ -102,26 +102,17 @@ void coz_io_resolve(void); /* io_checkpoints.c */
 void coz_real_resolve(void) {
   ensure_libc_mutexes();
   coz_io_resolve();
-#define COZ_SIG(RET, NAME, PARAMS, ARGS)                                       \
+#define COZ_CHECKPOINT(ROLE, RET, NAME, PARAMS, ARGS, ...)                     \
   if (!coz_real.NAME) {                                                        \
     RET(*f) PARAMS = (RET(*) PARAMS)coz_libc_function(#NAME);                  \
     __atomic_store_n(&coz_real.NAME, f, __ATOMIC_RELEASE);                     \
   }
-#define COZ_SIG_NORETURN(NAME, PARAMS, ARGS)                                   \
-  if (!coz_real.NAME) {                                                        \
-    void(*f) PARAMS = (void(*) PARAMS)coz_libc_function(#NAME);                \
-    __atomic_store_n(&coz_real.NAME, f, __ATOMIC_RELEASE);                     \
-  }
-#include "checkpoint_sigs.def"
-#undef COZ_SIG
-#undef COZ_SIG_NORETURN
+#include "checkpoints.def"
+#undef COZ_CHECKPOINT
 }
 
-/* The interposers: NAME forwards to __coz_NAME. */
-#define COZ_SIG(RET, NAME, PARAMS, ARGS)                                       \
-  COZ_EXPORT RET NAME PARAMS { return __coz_##NAME ARGS; }
-#define COZ_SIG_NORETURN(NAME, PARAMS, ARGS)                                   \
-  COZ_EXPORT void NAME PARAMS { __coz_##NAME ARGS; }
-#include "checkpoint_sigs.def"
-#undef COZ_SIG
-#undef COZ_SIG_NORETURN
+/* The interposers. */
+#define COZ_CHECKPOINT(ROLE, RET, NAME, PARAMS, ARGS, ...)                     \
+  COZ_CP_FORWARD(ROLE, RET, NAME, NAME, PARAMS, ARGS)
+#include "checkpoints.def"
+#undef COZ_CHECKPOINT

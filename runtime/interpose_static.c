@@ -4,29 +4,21 @@
  * libc function. No dlsym. */
 #include "checkpoints.h"
 
-#define COZ_SIG(RET, NAME, PARAMS, ARGS) extern RET __real_##NAME PARAMS;
-#define COZ_SIG_NORETURN(NAME, PARAMS, ARGS)                                   \
-  extern __attribute__((noreturn)) void __real_##NAME PARAMS;
-#include "checkpoint_sigs.def"
-#undef COZ_SIG
-#undef COZ_SIG_NORETURN
+#define COZ_CHECKPOINT(ROLE, RET, NAME, PARAMS, ARGS, ...)                     \
+  extern COZ_CP_NORETURN_##ROLE RET __real_##NAME PARAMS;
+#include "checkpoints.def"
+#undef COZ_CHECKPOINT
 
 struct coz_real_fns coz_real = {
-#define COZ_SIG(RET, NAME, PARAMS, ARGS) .NAME = __real_##NAME,
-#define COZ_SIG_NORETURN(NAME, PARAMS, ARGS) .NAME = __real_##NAME,
-#include "checkpoint_sigs.def"
-#undef COZ_SIG
-#undef COZ_SIG_NORETURN
+#define COZ_CHECKPOINT(ROLE, RET, NAME, PARAMS, ARGS, ...)                     \
+  .NAME = __real_##NAME,
+#include "checkpoints.def"
+#undef COZ_CHECKPOINT
 };
 
 void coz_real_resolve(void) {}
 
-#define COZ_SIG(RET, NAME, PARAMS, ARGS)                                       \
-  COZ_EXPORT RET __wrap_##NAME PARAMS { return __coz_##NAME ARGS; }
-#define COZ_SIG_NORETURN(NAME, PARAMS, ARGS)                                   \
-  COZ_EXPORT __attribute__((noreturn)) void __wrap_##NAME PARAMS {             \
-    __coz_##NAME ARGS;                                                         \
-  }
-#include "checkpoint_sigs.def"
-#undef COZ_SIG
-#undef COZ_SIG_NORETURN
+#define COZ_CHECKPOINT(ROLE, RET, NAME, PARAMS, ARGS, ...)                     \
+  COZ_CP_FORWARD(ROLE, RET, __wrap_##NAME, NAME, PARAMS, ARGS)
+#include "checkpoints.def"
+#undef COZ_CHECKPOINT

@@ -11,11 +11,9 @@
 #include <time.h>
 
 struct coz_real_fns {
-#define COZ_SIG(RET, NAME, PARAMS, ARGS) RET(*NAME) PARAMS;
-#define COZ_SIG_NORETURN(NAME, PARAMS, ARGS) void(*NAME) PARAMS;
-#include "checkpoint_sigs.def"
-#undef COZ_SIG
-#undef COZ_SIG_NORETURN
+#define COZ_CHECKPOINT(ROLE, RET, NAME, PARAMS, ARGS, ...) RET(*NAME) PARAMS;
+#include "checkpoints.def"
+#undef COZ_CHECKPOINT
 };
 
 extern struct coz_real_fns coz_real;

@@ -1,6 +1,6 @@
-/* thread_lifecycle.c: the THREAD checkpoints. Every thread created through
- * pthread_create or thrd_create starts in a trampoline that binds its
- * pre-allocated state and starts its sampler before the user's function
+/* thread_lifecycle.c: the CREATE and EXIT checkpoints. Every thread created
+ * through pthread_create or thrd_create starts in a trampoline that binds
+ * its pre-allocated state and starts its sampler before the user's function
  * runs; exits execute owed delays first (an exit may wake a joiner). */
 #include "thread_lifecycle.h"
 #include "callpath/callpath.h"

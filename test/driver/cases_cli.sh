@@ -202,7 +202,7 @@ case_modes() {
   # -static: --wrap for every checkpoint of contract/checkpoints.def.
   "$DRIVER_CC" --coz-verbose -### -static a.c 2>out.txt >/dev/null || true
   local name count=0
-  for name in $(sed -n 's/^COZ_CHECKPOINT(\([A-Za-z0-9_]*\),.*/\1/p' "$COZ_TEST_SRC/../../contract/checkpoints.def"); do
+  for name in $(sed -n 's/^COZ_CHECKPOINT([A-Z]*, *[^,]*, *\([A-Za-z0-9_]*\),.*/\1/p' "$COZ_TEST_SRC/../../contract/checkpoints.def"); do
     grep -qF -- "-Wl,--wrap=$name " out.txt || fail "-static link lacks -Wl,--wrap=$name"
     count=$((count + 1))
   done

@@ -399,19 +399,18 @@ def test_fork():
 
 
 def test_checkpoint_table():
-    """Every checkpoint of checkpoints.def has a signature, a __coz_NAME and
-    an interposer in libcoz-rt.a, and a __wrap_NAME in libcoz-rt-static.a."""
-    rt = os.path.join(rtlib.ARGS.srcdir, "..", "..", "contract")
-    def names(path, macro):
-        with open(path) as f:
-            return re.findall(r"^%s\(\s*(?:int,\s*)?(\w+)" % macro, f.read(),
-                              re.M)
-    table = names(os.path.join(rt, "checkpoints.def"), "COZ_CHECKPOINT")
-    sigs = names(os.path.join(rt, "checkpoint_sigs.def"), r"COZ_SIG(?:_NORETURN)?")
-    ok = table == sigs
-    if not ok:
-        print("checkpoints.def and checkpoint_sigs.def differ: %s vs %s"
-              % (table, sigs))
+    """Every checkpoint of checkpoints.def has a __coz_NAME and an
+    interposer in libcoz-rt.a, and a __wrap_NAME and a __coz_NAME in
+    libcoz-rt-static.a. The runtime generates them from the row, but the
+    __coz_NAME of a CREATE or EXIT row is hand-written, and a missing one
+    would fail only the link of a program that calls NAME. (The compiler
+    checks each row's signature against libc's prototype.)"""
+    path = os.path.join(rtlib.ARGS.srcdir, "..", "..", "contract",
+                        "checkpoints.def")
+    with open(path) as f:
+        table = re.findall(r"^COZ_CHECKPOINT\([A-Z]+, *[^,]+, *(\w+),",
+                           f.read(), re.M)
+    ok = len(table) > 0
     def exported(lib):
         out = subprocess.run(["nm", "-g", "--defined-only", lib],
                              stdout=subprocess.PIPE, text=True).stdout
