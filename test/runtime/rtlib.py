@@ -9,6 +9,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "pylib"))
+from priority import favour  # noqa: E402
 from terminal import run_on_terminal  # noqa: E402
 
 ARGS = None
@@ -75,28 +76,6 @@ def parse_profile(path):
                 samples[rec["location"]] = (samples.get(rec["location"], 0)
                                             + int(rec["count"]))
     return exps, samples, recs
-
-
-def favour():
-    """Test programs run with CPU priority where allowed: on a shared
-    machine, CPU taken by other processes turns into noise and bias in
-    wall-clock rates (Coz sizes delays in CPU time and measures their effect
-    in wall time, and "parallel" threads stop running in parallel). As root
-    the program gets the lowest real-time round-robin priority (the kernel's
-    RT throttling still leaves 5% of each CPU to everything else; stalls it
-    causes land in single experiments, which the per-pair medians discard);
-    otherwise nothing changes."""
-    try:
-        os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))
-        return
-    except (OSError, AttributeError):
-        pass
-    try:
-        os.setsid()
-        with open("/proc/self/autogroup", "w") as f:
-            f.write("-15")
-    except OSError:
-        pass
 
 
 def run(prog, args=(), env=None, profiled=True, favoured=True):
