@@ -22,7 +22,7 @@ usage: coverage.py --report BIN/coz-report [--trials 200] [--sizes 2,3,5,10,30]
 --baseline-factor K gives the baseline K times as many experiments as each
 speedup (K > 1 mimics the pooled baseline of a profile with many lines).
 Prints, per source and size, the coverage of the points and of the slope,
-and the median interval width.
+and the median widths of the points' and the slope's intervals.
 """
 import argparse
 import json
@@ -156,7 +156,7 @@ def main():
             true_slope = slope_of_design(n, a.baseline_factor)
             rng = random.Random(a.seed * 1000003 + n)
             hits = miss = slope_hits = slope_n = 0
-            widths = []
+            widths, slope_widths = [], []
             for t in range(a.trials):
                 exps = draw(source, n, a.baseline_factor, rng, rec)
                 if exps is None:
@@ -179,22 +179,27 @@ def main():
                     lo, hi = row["slope_ci"]
                     slope_hits += lo <= true_slope <= hi
                     slope_n += 1
+                    slope_widths.append(hi - lo)
             pts = hits + miss
             r = {"source": source, "per_speedup": n,
                  "baseline": n * a.baseline_factor, "profiles": slope_n,
                  "point_coverage": hits / pts if pts else None,
                  "slope_coverage": slope_hits / slope_n if slope_n else None,
                  "median_point_width": statistics.median(widths)
-                 if widths else None}
+                 if widths else None,
+                 "median_slope_width": statistics.median(slope_widths)
+                 if slope_widths else None}
             results.append(r)
             print("%-24s n=%-3d base=%-4d profiles=%-4d points %s  slope %s"
-                  "  width %s" % (
+                  "  width %s  slope width %s" % (
                       os.path.basename(source), n, r["baseline"], slope_n,
                       "%.1f%%" % (100 * r["point_coverage"])
                       if pts else "-",
                       "%.1f%%" % (100 * r["slope_coverage"])
                       if slope_n else "-",
-                      "%.4f" % r["median_point_width"] if widths else "-"))
+                      "%.4f" % r["median_point_width"] if widths else "-",
+                      "%.4f" % r["median_slope_width"] if slope_widths
+                      else "-"))
             sys.stdout.flush()
     if a.json:
         with open(a.json, "w") as f:
