@@ -1,0 +1,11 @@
+/* guidance.h: why nothing can be plotted. */
+#ifndef COZ_REPORT_GUIDANCE_H
+#define COZ_REPORT_GUIDANCE_H
+
+#include "analysis.h"
+
+/* Why nothing can be plotted, and how many more runs. */
+void cr_guidance_explain(const struct cr_profile *p, const struct cr_options *o,
+                         struct cr_result *r);
+
+#endif /* COZ_REPORT_GUIDANCE_H */
