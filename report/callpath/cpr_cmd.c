@@ -5,7 +5,6 @@
  * Exit status: 0 on success, 2 on a usage error or when no file is read. */
 #include "cpr_cmd.h"
 #include "cpr_json.h"
-#include "cpr_names.h"
 #include "cpr_profile.h"
 #include "cpr_read.h"
 #include "cpr_svg.h"

@@ -7,7 +7,9 @@
 #ifndef COZ_REPORT_CPR_PROFILE_H
 #define COZ_REPORT_CPR_PROFILE_H
 
-#include "cpr_read.h"
+#include "cpr_data.h"
+
+#include <stdio.h>
 
 /* CPR_BODY: the function each sample was taken in (prof(1) generalised to
  * any resource, seed section 5.2). */

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,4 +288,44 @@ void cpr_free(struct cpr_data *d) {
     free(ix->slot);
   free(ix);
   memset(d, 0, sizeof *d);
+}
+
+/* Length of "ns::f" in "ns::f(int) const": up to the '(' that opens the
+ * last balanced parameter list (templates' and lambdas' parentheses come
+ * before it); the whole name when it has none. */
+static size_t without_parameters(const char *s) {
+  const char *close = strrchr(s, ')');
+  if (!close)
+    return strlen(s);
+  int depth = 0;
+  for (const char *p = close;; p--) {
+    if (*p == ')')
+      depth++;
+    else if (*p == '(' && --depth == 0)
+      return (size_t)(p - s);
+    if (p == s)
+      return strlen(s);
+  }
+}
+
+long cpr_lookup_function(const struct cpr_data *d, const char *name) {
+  long id = cpr_find_function(d, name); /* the name as the file holds it */
+  if (id >= 0)
+    return id;
+  for (size_t i = 0; i < d->n_names; i++)
+    if (d->display[i] && strcmp(d->display[i], name) == 0)
+      return (long)i;
+  /* Without the parameter list: ns::Queue::pop names every overload, which
+   * is ambiguous when there are several. */
+  size_t n = strlen(name);
+  long found = -1;
+  for (size_t i = 0; i < d->n_names; i++) {
+    const char *dm = d->display[i];
+    if (dm && without_parameters(dm) == n && memcmp(dm, name, n) == 0) {
+      if (found >= 0)
+        return -2;
+      found = (long)i;
+    }
+  }
+  return found;
 }

@@ -2,7 +2,9 @@
 #ifndef COZ_REPORT_CPR_SVG_H
 #define COZ_REPORT_CPR_SVG_H
 
-#include "cpr_read.h"
+#include "cpr_data.h"
+
+#include <stdio.h>
 
 /* HTML: an icicle view (inline SVG) of the downward profile of every stack
  * of a resource, for the report's page. */

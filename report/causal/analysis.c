@@ -2,18 +2,16 @@
  * correction, drops what cannot be plotted, then fits, bootstraps and ranks.
  */
 #include "analysis.h"
-#include "answer.h"
 #include "bootstrap.h"
 #include "fit.h"
 #include "guidance.h"
+#include "measure.h"
 #include "rank.h"
 
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-const int cr_pred_permille[CR_PRED_N] = {250, 500, 1000};
 
 void cr_options_default(struct cr_options *o) {
   memset(o, 0, sizeof *o);
@@ -49,25 +47,6 @@ static int cmp_tuple(const void *a, const void *b) {
 
 static uint64_t add_sat(uint64_t a, uint64_t b) {
   return a + b < a ? UINT64_MAX : a + b;
-}
-
-/* The quantity whose relative change is the program speedup: the period
- * between visits (throughput) or the mean latency W = L / lambda with
- * lambda = arrivals / duration (latency, Little's law). 0 when undefined. */
-double cr_measure_value(enum cr_point_kind kind, double duration, double delta,
-                        double arrivals, double difference) {
-  double v;
-  if (kind == CR_THROUGHPUT)
-    v = delta > 0 ? duration / delta : 0;
-  else
-    v = arrivals > 0 && duration > 0 ? difference / (arrivals / duration) : 0;
-  return isfinite(v) && v > 0 ? v : 0;
-}
-
-double cr_point_weight(double visits, double r) {
-  r = fmax(r, 0.05);
-  double w = visits / (r * r);
-  return isfinite(w) && w > 0 ? w : 0;
 }
 
 void cr_combine(enum cr_point_kind kind, const struct cr_exp_obs *obs,
@@ -449,8 +428,8 @@ static void free_pools(struct cr_result *r) {
   r->n_pools = 0;
 }
 
-int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
-               struct cr_result *out) {
+int cr_analyse_rows(const struct cr_profile *p, const struct cr_options *o,
+                    struct cr_result *out) {
   memset(out, 0, sizeof *out);
   out->sort = o->sort;
   out->runs = p->runs ? p->runs : p->files_with_experiments;
@@ -511,8 +490,6 @@ int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
   cr_rank(out->rows, out->n_rows, o->sort, p);
   if (out->n_rows == 0)
     cr_guidance_explain(p, o, out);
-  else if (o->top > 0 && cr_answer_explain(p, o, out))
-    goto done;
   rc = 0;
 done:
   for (size_t i = 0; i < n_all; i++)

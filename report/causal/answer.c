@@ -12,6 +12,7 @@
  *   R ((h_i + h_j) / g)^2 runs in all, R the runs so far.
  */
 #include "answer.h"
+#include "analysis.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -35,7 +36,6 @@ static int stability(const struct cr_profile *p, const struct cr_options *o,
                      const struct cr_result *whole, unsigned k,
                      size_t *stable) {
   struct cr_options quick = *o;
-  quick.top = 0;        /* no answer for the prefixes */
   quick.replicates = 0; /* point estimates only */
   struct cr_profile prefix = *p;
   size_t e = p->n_experiments;
@@ -46,7 +46,7 @@ static int stability(const struct cr_profile *p, const struct cr_options *o,
       break;
     prefix.n_experiments = n;
     struct cr_result r;
-    if (cr_analyse(&prefix, &quick, &r))
+    if (cr_analyse_rows(&prefix, &quick, &r))
       return -1;
     bool same = same_top(&r, whole, k);
     cr_result_free(&r);
@@ -115,5 +115,14 @@ int cr_answer_explain(const struct cr_profile *p, const struct cr_options *o,
     }
     ans->more_runs[i] = ans->settled[i] ? 0 : worst;
   }
+  return 0;
+}
+
+int cr_analyse(const struct cr_profile *p, const struct cr_options *o,
+               struct cr_result *out) {
+  if (cr_analyse_rows(p, o, out))
+    return -1;
+  if (out->n_rows > 0 && o->top > 0 && cr_answer_explain(p, o, out))
+    return -1;
   return 0;
 }

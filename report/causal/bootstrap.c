@@ -16,6 +16,7 @@
  */
 #include "bootstrap.h"
 #include "fit.h"
+#include "measure.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #ifndef COZ_REPORT_BOOTSTRAP_H
 #define COZ_REPORT_BOOTSTRAP_H
 
-#include "analysis.h"
+#include "result.h"
 
 /* The noise of one measure's experiments (fills kappa, df);
  * obs as in cr_combine. */

@@ -2,7 +2,7 @@
 #ifndef COZ_REPORT_CAUSAL_REPORT_H
 #define COZ_REPORT_CAUSAL_REPORT_H
 
-#include "analysis.h"
+#include "result.h"
 
 /* Everything a rendering needs to know. */
 struct cr_report {

@@ -6,6 +6,8 @@
 
 #include <math.h>
 
+const int cr_pred_permille[CR_PRED_N] = {250, 500, 1000};
+
 /* Weighted least squares, each point weighted by its precision (ws[i],
  * cr_point_weight): one experiment with few visits, or a stalled one with a
  * very long period, cannot swing the ranking. */

@@ -2,7 +2,11 @@
 #ifndef COZ_REPORT_FIT_H
 #define COZ_REPORT_FIT_H
 
-#include "analysis.h"
+#include "result.h"
+
+/* The line speedups where every row's program speedup is predicted:
+ * 250, 500 and 1000 permille. */
+extern const int cr_pred_permille[CR_PRED_N];
 
 /* Weighted least-squares slope of y on s (s in 0..1) over the valid
  * measures; and the program speedup predicted at `permille`: a local linear

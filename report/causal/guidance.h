@@ -2,7 +2,7 @@
 #ifndef COZ_REPORT_GUIDANCE_H
 #define COZ_REPORT_GUIDANCE_H
 
-#include "analysis.h"
+#include "result.h"
 
 /* Why nothing can be plotted, and how many more runs. */
 void cr_guidance_explain(const struct cr_profile *p, const struct cr_options *o,

@@ -2,7 +2,7 @@
 #ifndef COZ_REPORT_RANK_H
 #define COZ_REPORT_RANK_H
 
-#include "analysis.h"
+#include "result.h"
 
 /* Ranks rows by `sort` (ties by line then point name). */
 void cr_rank(struct cr_row *rows, size_t n, enum cr_sort sort,

@@ -6,6 +6,7 @@
  */
 #include "report_cmd.h"
 #include "analysis.h"
+#include "answer.h"
 #include "out_html.h"
 #include "out_json.h"
 #include "out_text.h"

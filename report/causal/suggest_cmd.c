@@ -9,6 +9,7 @@
  */
 #include "suggest_cmd.h"
 #include "analysis.h"
+#include "answer.h"
 #include "out_json.h"
 #include "out_text.h"
 #include "profile_parse.h"

@@ -5,6 +5,7 @@
 #define COZ_REPORT_TEST_CHECK_H
 
 #include "causal/analysis.h"
+#include "causal/answer.h"
 #include "causal/out_html.h"
 #include "causal/out_json.h"
 #include "causal/out_text.h"

@@ -4,6 +4,7 @@
  * the analysis, the bootstrap and the three renderers, not only the parser.
  * Source text is not read (a fuzzed name may be any path). */
 #include "causal/analysis.h"
+#include "causal/answer.h"
 #include "causal/out_html.h"
 #include "causal/out_json.h"
 #include "causal/out_text.h"
