@@ -20,8 +20,8 @@
 static void usage(FILE *f) {
   fprintf(
       f,
-      "usage: coz-report callpath [options] [FILES...]   (default: "
-      "profile.callpath)\n"
+      "usage: coz-report callpath [options] [FILES...]   "
+      "(default: " CPR_DEFAULT_FILE ")\n"
       "Call-path profiles of a monotonic resource (docs/callpath.md).\n"
       "  --resource R     cpu, minflt, majflt, csw, read, write, heap "
       "(default: the first in the file)\n"
@@ -218,12 +218,12 @@ static int print_text(const struct cpr_data *d, size_t r,
   return 0;
 }
 
-/* Reads the inputs (profile.callpath without any). Returns 0, or 2 after
+/* Reads the inputs (CPR_DEFAULT_FILE without any). Returns 0, or 2 after
  * saying why there is nothing to show. */
 static int read_inputs(int n, char **paths, struct cpr_data *d) {
   size_t read_ok = 0;
   if (n == 0)
-    read_ok += cpr_read_file(d, "profile.callpath") == 0;
+    read_ok += cpr_read_file(d, CPR_DEFAULT_FILE) == 0;
   for (int i = 0; i < n; i++)
     read_ok += cpr_read_file(d, paths[i]) == 0;
   if (!read_ok)

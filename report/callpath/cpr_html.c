@@ -18,7 +18,7 @@ static char *sibling(const char *input) {
   size_t dir = slash ? (size_t)(slash - input + 1) : 0;
   const char *base = input + dir;
   size_t blen = strlen(base);
-  char *out = malloc(dir + blen + sizeof "profile.callpath");
+  char *out = malloc(dir + blen + sizeof CPR_DEFAULT_FILE);
   if (!out)
     return NULL;
   memcpy(out, input, dir);
@@ -26,7 +26,7 @@ static char *sibling(const char *input) {
     memcpy(out + dir, base, blen - 4);
     strcpy(out + dir + blen - 4, ".callpath");
   } else {
-    strcpy(out + dir, "profile.callpath");
+    strcpy(out + dir, CPR_DEFAULT_FILE);
   }
   return out;
 }

@@ -5,6 +5,9 @@
 
 #include "cpr_data.h"
 
+/* The file the runtime writes by default, read when none is named. */
+#define CPR_DEFAULT_FILE "profile.callpath"
+
 /* Reads one file into d (several files accumulate). Returns 0, or -1 with
  * one line on stderr when the file cannot be read. Malformed lines are
  * counted in bad_lines and reported once per file. */

@@ -145,7 +145,8 @@ void cr_guidance_explain(const struct cr_profile *p, const struct cr_options *o,
     g->reason = CR_G_NO_INPUT;
     snprintf(g->message, sizeof g->message,
              "nothing to plot: no profile could be read; run the program "
-             "built with coz-cc (it writes profile.coz) or name the file");
+             "built with coz-cc (it writes " CR_DEFAULT_PROFILE
+             ") or name the file");
     return;
   }
   if (p->n_experiments == 0) {

@@ -13,6 +13,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The profile a program built with coz-cc writes by default, read when no
+ * file is named. */
+#define CR_DEFAULT_PROFILE "profile.coz"
+
 enum cr_point_kind { CR_THROUGHPUT = 0, CR_LATENCY = 1 };
 
 /* One progress point's numbers in one experiment. */

@@ -336,7 +336,7 @@ int cr_profile_read_file(struct cr_profile *p, const char *path,
     FILE *out = diag && diag->out ? diag->out : stderr;
     fprintf(out,
             "coz-report: cannot read '%s': %s (give the profile written by "
-            "the profiled program, profile.coz by default)\n",
+            "the profiled program, " CR_DEFAULT_PROFILE " by default)\n",
             path, strerror(err));
     free(buf);
     return -1;

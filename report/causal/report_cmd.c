@@ -22,14 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_ERRORS_DEFAULT = 20 };
-
 /* The defaults shown are the ones used: cr_options_default's. */
 static void usage(FILE *f) {
   struct cr_options d;
   cr_options_default(&d);
   fprintf(f,
-          "usage: coz-report [options] [FILES...]   (default: profile.coz)\n"
+          "usage: coz-report [options] [FILES...]   "
+          "(default: " CR_DEFAULT_PROFILE ")\n"
           "Merges every run of every profile and ranks lines by their causal "
           "effect.\n"
           "  --json             print JSON (schema in docs/report.md)\n"
@@ -55,12 +54,11 @@ static void usage(FILE *f) {
           "  --max-errors N     malformed-record messages shown per file "
           "(default %d)\n"
           "  -h, --help\n",
-          d.top, d.min_points, d.replicates, MAX_ERRORS_DEFAULT);
+          d.top, d.min_points, d.replicates, CR_MAX_ERRORS_DEFAULT);
 }
 
-const char *const *cr_input_files(int argc, char **argv, int first,
-                                  size_t *n) {
-  static const char *const default_input[] = {"profile.coz"};
+const char *const *cr_input_files(int argc, char **argv, int first, size_t *n) {
+  static const char *const default_input[] = {CR_DEFAULT_PROFILE};
   *n = argc > first ? (size_t)(argc - first) : 1;
   return argc > first ? (const char *const *)argv + first : default_input;
 }
@@ -190,7 +188,7 @@ int cr_report_main(int argc, char **argv) {
   struct args a;
   memset(&a, 0, sizeof a);
   cr_options_default(&a.o);
-  a.max_errors = MAX_ERRORS_DEFAULT;
+  a.max_errors = CR_MAX_ERRORS_DEFAULT;
   /* Source dirs: the options, then each profile's directory, then ".". */
   a.dirs = calloc((size_t)argc * 2 + 2, sizeof *a.dirs);
   if (!a.dirs)

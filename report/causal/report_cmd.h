@@ -8,6 +8,9 @@
 /* The default command: analyse profiles. */
 int cr_report_main(int argc, char **argv);
 
+/* Malformed-record messages shown per file (--max-errors' default). */
+enum { CR_MAX_ERRORS_DEFAULT = 20 };
+
 /* Parses a whole number 0..max given to option `opt`; on a bad value,
  * prints one line saying what is wanted and returns -1. */
 int cr_parse_uint(const char *opt, const char *s, unsigned long max,

@@ -24,26 +24,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f) {
-  fputs("usage: coz-report suggest [options] [FILES...]   (default: "
-        "profile.coz)\n"
-        "Ranks the candidate progress points a program without one recorded "
-        "(steadiest\nvisit rate first) and previews the lines the best one "
-        "would rank.\n"
-        "  --json             print JSON (schema in docs/report.md)\n"
-        "  --top N            candidates listed (default 10)\n"
-        "  --preview N        lines shown in the preview (default 10, 0: "
-        "none)\n"
-        "  --min-points N     distinct speedups a previewed line needs "
-        "(default 5)\n"
-        "  -h, --help\n",
-        f);
-}
-
 struct args {
   int json;
   unsigned long top, preview, min_points;
 };
+
+/* The defaults, stated here only: parsing starts from them and the usage
+ * text prints them. --min-points is the report's, as the preview is the
+ * report's analysis. */
+static struct args defaults(void) {
+  struct cr_options o;
+  cr_options_default(&o);
+  return (struct args){.top = 10, .preview = 10, .min_points = o.min_points};
+}
+
+static void usage(FILE *f) {
+  struct args d = defaults();
+  fprintf(f,
+          "usage: coz-report suggest [options] [FILES...]   "
+          "(default: " CR_DEFAULT_PROFILE ")\n"
+          "Ranks the candidate progress points a program without one "
+          "recorded (steadiest\nvisit rate first) and previews the lines "
+          "the best one would rank.\n"
+          "  --json             print JSON (schema in docs/report.md)\n"
+          "  --top N            candidates listed (default %lu)\n"
+          "  --preview N        lines shown in the preview (default %lu, 0: "
+          "none)\n"
+          "  --min-points N     distinct speedups a previewed line needs "
+          "(default %lu)\n"
+          "  -h, --help\n",
+          d.top, d.preview, d.min_points);
+}
 
 /* Index of the first file argument; -1: usage error; -2: help printed. */
 static int parse_args(int argc, char **argv, struct args *a) {
@@ -223,7 +234,7 @@ static int suggest(const struct cr_profile *p, const struct args *a,
 }
 
 int cr_suggest_main(int argc, char **argv) {
-  struct args a = {0, 10, 10, 5};
+  struct args a = defaults();
   int first = parse_args(argc, argv, &a);
   if (first < 0)
     return first == -2 ? 0 : 2;
@@ -231,7 +242,7 @@ int cr_suggest_main(int argc, char **argv) {
   const char *const *inputs = cr_input_files(argc, argv, first, &n_inputs);
   struct cr_profile p;
   cr_profile_init(&p);
-  struct cr_diag diag = {stderr, 20};
+  struct cr_diag diag = {stderr, CR_MAX_ERRORS_DEFAULT};
   size_t readable = 0;
   for (size_t i = 0; i < n_inputs; i++)
     readable += cr_profile_read_file(&p, inputs[i], &diag) == 0;
