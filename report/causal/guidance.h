@@ -1,4 +1,4 @@
-/* guidance.h: why nothing can be plotted. */
+/* guidance.h: what to do when the result has no row to plot. */
 #ifndef COZ_REPORT_GUIDANCE_H
 #define COZ_REPORT_GUIDANCE_H
 

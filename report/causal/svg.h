@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-/* One SVG plot of a row (svg.c). */
+/* One SVG plot of a row. */
 void cr_write_svg(FILE *f, const struct cr_report *rep,
                   const struct cr_row *row);
 
