@@ -17,10 +17,11 @@ namespace {
 
 constexpr const char *SkipAnnotation = "coz_skip";
 
-// The demangler coz-report uses (libstdc++'s, report/callpath_names.c), so
-// a name copied from a report matches: LLVM's own prints lambdas and other
-// unnamed entities differently ('lambda'(int) for {lambda(int)#1}). Only
-// Itanium names: it would also "demangle" a C name that spells a type.
+// The demangler coz-report uses (libstdc++'s,
+// report/callpath/cpr_names.c), so a name copied from a report matches:
+// LLVM's own prints lambdas and other unnamed entities differently
+// ('lambda'(int) for {lambda(int)#1}). Only Itanium names: it would also
+// "demangle" a C name that spells a type.
 std::string demangled(const std::string &Mangled) {
   if (Mangled.compare(0, 2, "_Z") != 0)
     return Mangled;

@@ -4,11 +4,19 @@
  * runs subcommand NAME. Add a subcommand by adding a row here and its
  * function in its own file.
  */
-#include "callpath.h"
-#include "subcommands.h"
-#include "suggest.h"
+#include "callpath/cpr_cmd.h"
+#include "causal/report_cmd.h"
+#include "causal/suggest_cmd.h"
 
 #include <string.h>
+
+/* Each gets argv with argv[0] = "coz-report <name>" style program name. */
+typedef int (*cr_command_fn)(int argc, char **argv);
+
+struct cr_subcommand {
+  const char *name;
+  cr_command_fn run;
+};
 
 static const struct cr_subcommand cr_subcommands[] = {
     {"report", cr_report_main},     /* analyse profiles (the default) */

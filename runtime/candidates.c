@@ -9,7 +9,8 @@
 
 /* Sums over experiments of one candidate's visits per sample of the
  * program's work (the steadiness measure; coz-report suggest uses the same
- * rule, report/suggest.c), and of its visits and time (the rate shown). */
+ * rule, report/causal/suggest.c), and of its visits and time (the rate
+ * shown). */
 struct rate_sums {
   double n, sum, sumsq;
   double visits, ns;

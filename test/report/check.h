@@ -4,9 +4,15 @@
 #ifndef COZ_REPORT_TEST_CHECK_H
 #define COZ_REPORT_TEST_CHECK_H
 
-#include "analysis.h"
-#include "output.h"
-#include "profile.h"
+#include "causal/analysis.h"
+#include "causal/answer.h"
+#include "causal/out_html.h"
+#include "causal/out_json.h"
+#include "causal/out_text.h"
+#include "causal/profile_parse.h"
+#include "causal/profile_store.h"
+#include "causal/rank.h"
+#include "causal/source.h"
 
 #include <math.h>
 #include <stdio.h>

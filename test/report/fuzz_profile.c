@@ -3,9 +3,13 @@
  * The first two bytes pick --min-points and --sort, so short inputs reach
  * the analysis, the bootstrap and the three renderers, not only the parser.
  * Source text is not read (a fuzzed name may be any path). */
-#include "analysis.h"
-#include "output.h"
-#include "profile.h"
+#include "causal/analysis.h"
+#include "causal/answer.h"
+#include "causal/out_html.h"
+#include "causal/out_json.h"
+#include "causal/out_text.h"
+#include "causal/profile_parse.h"
+#include "causal/profile_store.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * run `coz-report suggest`; cr_suggest ranks them steadiest first, with
  * ready-to-paste options; the analysis with a candidate as --point (the
  * suggest preview) ranks lines by it. Hand-made profiles. */
+#include "causal/suggest.h"
 #include "check.h"
-#include "suggest.h"
 
 #include <stdarg.h>
 
