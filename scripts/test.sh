@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # test.sh: set up (scripts/setup.sh), then run the whole test suite.
-# On a fresh Debian 12 machine: installs, builds, tests. CI runs this, then
-# the pass's and the driver's tests on LLVM 19 (.ci/run).
+# On a fresh Debian 12 machine: installs, builds, tests. CI runs exactly this.
 # Extra arguments go to ctest (e.g. `scripts/test.sh -L driver`).
 set -euo pipefail
 
