@@ -136,15 +136,20 @@ static void free_slot(struct coz_thread *t) {
   atomic_store_explicit(&t->slot_state, SLOT_FREE, memory_order_release);
 }
 
-struct coz_thread *coz_thread_reserve(uint64_t local_delay) {
-  if (!atomic_load_explicit(&coz_active, memory_order_relaxed))
-    return NULL;
+/* A free slot, counted live, starting with the delay count it inherits. */
+static struct coz_thread *take_slot(uint64_t local_delay) {
   struct coz_thread *t = alloc_slot();
   if (!t)
     return NULL;
   t->local_delay = local_delay;
   atomic_fetch_add(&live_threads, 1);
   return t;
+}
+
+struct coz_thread *coz_thread_reserve(uint64_t local_delay) {
+  if (!atomic_load_explicit(&coz_active, memory_order_relaxed))
+    return NULL;
+  return take_slot(local_delay);
 }
 
 void coz_thread_unreserve(struct coz_thread *t) {
@@ -184,11 +189,9 @@ void coz_threads_adopt(uint64_t local_delay) {
         continue;
       /* Its slot gets a sampler whose signal goes to that thread; the
        * handler finds the slot by tid. */
-      struct coz_thread *t = alloc_slot();
+      struct coz_thread *t = take_slot(local_delay);
       if (!t)
         break;
-      t->local_delay = local_delay;
-      atomic_fetch_add(&live_threads, 1);
       bind_and_sample(t, tid);
     }
     closedir(dir);

@@ -10,7 +10,8 @@ def favour():
     As root the program gets the lowest real-time round-robin priority (the
     kernel's RT throttling still leaves 5% of each CPU to everything else;
     stalls it causes land in single experiments, which the per-pair medians
-    discard); otherwise its own autogroup at the highest niceness allowed.
+    discard); otherwise its own autogroup at niceness -15 (raised
+    priority), where the kernel allows it.
     Its threads inherit the priority, the profiler thread too, which then
     waits for busy threads' 100 ms quanta."""
     try:
