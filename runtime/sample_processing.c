@@ -120,6 +120,21 @@ static void enqueue(struct coz_thread *t, struct coz_line *line,
   t->queue_head = head + 1;
 }
 
+/* The thread's samples of kernel time since its previous sample (perf
+ * sampler, sampler_kernel.c), each attributed from its own registers and
+ * stack copy and processed at once: the queue is shorter than a ring. */
+static void take_kernel_samples(struct coz_thread *t) {
+  struct coz_sample sample;
+  while (coz_sampler_next_kernel(&t->sampler, &sample)) {
+    t->samples++;
+    struct coz_line *line = attribute(&sample);
+    if (line) {
+      enqueue(t, line, sample.weight_ns);
+      process(t);
+    }
+  }
+}
+
 void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext) {
   int saved_errno = errno;
   struct coz_thread *t = coz_thread_self();
@@ -146,6 +161,7 @@ void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext) {
   } else {
     t->in_runtime = 1;
     process(t);
+    take_kernel_samples(t);
     t->in_runtime = 0;
   }
   errno = saved_errno;

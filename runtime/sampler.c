@@ -32,6 +32,8 @@ bool coz_sampler_init(void) {
                      "line)");
     }
   }
+  if (chosen == KIND_PERF)
+    coz_perf_kernel_init();
   return true;
 }
 
@@ -42,6 +44,9 @@ const char *coz_sampler_name(void) {
 bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
   s->kind = KIND_NONE;
   s->fd = -1;
+  s->kfd = -1;
+  s->kring = NULL;
+  s->kwanted = false;
   s->stack_lo = s->stack_hi = 0;
   /* Only a thread can ask for its own stack: threads adopted at start-up
    * (set up from the initialising thread) unwind by frame pointers only. */
@@ -49,6 +54,7 @@ bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
     coz_sampler_own_stack(s);
   if (chosen == KIND_PERF && coz_perf_start(s, tid)) {
     s->kind = KIND_PERF;
+    coz_perf_kernel_start(s);
     return true;
   }
   /* perf may run out for this thread (too many open files): degrade to
@@ -63,17 +69,22 @@ bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
 void coz_sampler_stop(struct coz_sampler_thread *s) {
   int kind = s->kind;
   s->kind = KIND_NONE;
-  if (kind == KIND_PERF)
+  if (kind == KIND_PERF) {
+    coz_perf_kernel_stop(s);
     coz_perf_stop(s);
-  else if (kind == KIND_TIMER)
+  } else if (kind == KIND_TIMER) {
     coz_timer_stop(s);
+  }
 }
 
 void coz_sampler_forget(struct coz_sampler_thread *s) {
   /* The descriptor is a copy in the child; the timer is the parent's
    * (timers are not inherited, so the id means nothing here). */
-  if (s->kind == KIND_PERF && s->fd >= 0)
-    coz_fd_close(s->fd);
+  if (s->kind == KIND_PERF) {
+    coz_perf_kernel_forget(s);
+    if (s->fd >= 0)
+      coz_fd_close(s->fd);
+  }
   s->kind = KIND_NONE;
   s->fd = -1;
 }
@@ -135,17 +146,26 @@ void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
   }
 }
 
+bool coz_sampler_next_kernel(struct coz_sampler_thread *s,
+                             struct coz_sample *out) {
+  return s->kind == KIND_PERF && coz_perf_kernel_next(s, out);
+}
+
 void coz_sampler_suspend(struct coz_sampler_thread *s) {
   s->suspended_cpu_ns = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-  if (s->kind == KIND_PERF)
+  if (s->kind == KIND_PERF) {
     coz_perf_suspend(s, true);
+    coz_perf_kernel_suspend(s, true);
+  }
   else if (s->kind == KIND_TIMER)
     coz_timer_suspend(s);
 }
 
 void coz_sampler_resume(struct coz_sampler_thread *s) {
-  if (s->kind == KIND_PERF)
+  if (s->kind == KIND_PERF) {
+    coz_perf_kernel_suspend(s, false);
     coz_perf_suspend(s, false);
+  }
   else if (s->kind == KIND_TIMER)
     coz_timer_resume(s);
   /* The paused CPU time is no part of the gap to the next sample. */

@@ -8,13 +8,18 @@
  *                    signal on overflow; no ring buffer
  *   sampler_timer.c  timer_create on the thread's CPU clock (SIGEV_THREAD_ID)
  *                    when perf is denied; fires at scheduler ticks only
+ * sampler_kernel.c adds to the perf sampler the samples of time in the
+ * kernel, which its signal (user mode only) cannot take: a ring per thread
+ * that the thread's next sample reads (the one ring the runtime keeps).
  * sampler_context.c reads a sample out of the signal's context for both.
  *
- * Why no perf ring: the kernel's call chain walks frame pointers, which
- * libraries built without them lose (the CFI stepper needs the stack, and
- * a copy of it in every record makes rings large); a ring costs a mapping
- * per thread (a program that starts a thread per task pays it each time);
- * and the samples are processed in the handler anyway. */
+ * Why the user-mode samples use no perf ring: the kernel's call chain
+ * walks frame pointers, which libraries built without them lose (the CFI
+ * stepper needs the stack, and a copy of it in every record makes rings
+ * large); a ring costs a mapping per thread (a program that starts a thread
+ * per task pays it each time); and the samples are processed in the handler
+ * anyway. The kernel-time samples take that cost, as no signal can carry
+ * them (sampler_kernel.c). */
 #ifndef COZ_SAMPLER_H
 #define COZ_SAMPLER_H
 
@@ -30,6 +35,10 @@
 /* SIGPROF, as Coz: a non-queued signal cannot overflow the real-time signal
  * queue. */
 #define COZ_SAMPLE_SIGNAL SIGPROF
+
+/* Bytes of user stack each sample of kernel time copies (from sp up):
+ * enough for the library frames between a system call and the program. */
+#define COZ_KERNEL_STACK 1024
 
 /* Per-thread sampler state, embedded in struct coz_thread. */
 struct coz_sampler_thread {
@@ -48,6 +57,15 @@ struct coz_sampler_thread {
    * directly; both 0 when unknown (threads adopted at start-up are set up
    * from another thread), and their samples read through checked views. */
   uintptr_t stack_lo, stack_hi;
+  /* perf, kernel time (sampler_kernel.c): the event (-1 none), its ring
+   * and period, whether it is still to be opened, counts, and the copy of the user stack of the record being
+   * attributed. */
+  int kfd;
+  void *kring;
+  bool kwanted; /* to be opened at the thread's next sample */
+  uint64_t kperiod;
+  uint64_t kernel_samples, kernel_lost;
+  unsigned char kstack[COZ_KERNEL_STACK];
 };
 
 /* One sample, read from a signal's context. */
@@ -84,6 +102,12 @@ bool coz_sampler_owns(const struct coz_sampler_thread *s,
  * Async-signal-safe. */
 void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
                       struct coz_sample *out);
+/* After coz_sampler_take: the next sample of time the thread spent in the
+ * kernel since its previous user-mode sample (registers at its entry to the
+ * kernel, a view of a copy of its stack, valid until the next call), false
+ * when there is none left. Async-signal-safe; in the thread. */
+bool coz_sampler_next_kernel(struct coz_sampler_thread *s,
+                             struct coz_sample *out);
 
 /* Around a pause (delays.c): the time a thread pauses for a delay is no
  * time of the program's. A pause spins for the end of its sleep, and all of
@@ -120,6 +144,12 @@ bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid);
 uint64_t coz_perf_rearm(struct coz_sampler_thread *s);
 void coz_perf_stop(struct coz_sampler_thread *s);
 void coz_perf_suspend(struct coz_sampler_thread *s, bool suspend);
+bool coz_perf_kernel_init(void);
+void coz_perf_kernel_start(struct coz_sampler_thread *s);
+void coz_perf_kernel_stop(struct coz_sampler_thread *s);
+void coz_perf_kernel_forget(struct coz_sampler_thread *s);
+void coz_perf_kernel_suspend(struct coz_sampler_thread *s, bool suspend);
+bool coz_perf_kernel_next(struct coz_sampler_thread *s, struct coz_sample *out);
 bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid);
 uint64_t coz_timer_rearm(struct coz_sampler_thread *s);
 void coz_timer_stop(struct coz_sampler_thread *s);

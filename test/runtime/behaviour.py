@@ -206,6 +206,42 @@ def test_idle_experiments():
     return ok
 
 
+def test_kernel_samples():
+    """Time in the kernel is sampled and charged to the line that entered
+    it (sampler_kernel.c): a line of reads from /dev/zero gets the share of
+    the samples that it has of the thread's CPU time (the program measures
+    both lines' CPU time itself). Without the kernel's samples it got a
+    twentieth of its share: the perf sampler's signal comes in user mode
+    only."""
+    kline, uline = line_of("misc.c", "LINE_KSYS"), line_of("misc.c",
+                                                            "LINE_KUSER")
+    ok = True
+    for on in ("1", "0"):
+        fd, out = tempfile.mkstemp(suffix=".coz")
+        os.close(fd)
+        p = run_plain(["kernel", "1200"], {
+            "COZ_OUTPUT": out, "COZ_SAMPLER": "perf", "COZ_QUIET": "1",
+            "COZ_KERNEL_SAMPLES": on, "COZ_VERBOSE": "1"})
+        _, samples, _ = parse_profile(out)
+        os.unlink(out)
+        m = re.search(r"user=([\d.]+) kernel_line=([\d.]+)", p.stdout)
+        if p.returncode != 0 or not m:
+            fail("rt_misc kernel: exit %d, %r %r"
+                 % (p.returncode, p.stdout, p.stderr))
+        truth = float(m.group(2)) / (float(m.group(1)) + float(m.group(2)))
+        nk = sum(n for loc, n in samples.items() if loc.endswith(kline))
+        nu = sum(n for loc, n in samples.items() if loc.endswith(uline))
+        share = nk / max(1, nk + nu)
+        good = abs(share - truth) <= 0.05 if on == "1" else share < truth / 3
+        print("COZ_KERNEL_SAMPLES=%s: the reads' line has %.1f%% of the two "
+              "lines' %d samples, %.1f%% of their CPU time: %s%s"
+              % (on, 100 * share, nk + nu, 100 * truth,
+                 "ok" if good else "FAILED",
+                 "" if good else "\n" + p.stderr.strip()))
+        ok &= good
+    return ok
+
+
 def test_fd_numbers():
     """The runtime's descriptors (perf events, the files the line map reads,
     the profile) stay out of the program's way: a program that opens a

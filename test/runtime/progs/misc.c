@@ -13,7 +13,10 @@
  *                          got (always 3 without the runtime)
  *   misc ctor              joins a thread a constructor started
  *   misc exit_in_build     reaches point "once" and exits; with
- *                          MISC_CTOR=2, while the line map cannot be built */
+ *                          MISC_CTOR=2, while the line map cannot be built
+ *   misc kernel ROUNDS     rounds of user-mode work and of reads from
+ *                          /dev/zero (kernel time): prints each line's
+ *                          thread CPU time */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
@@ -27,6 +30,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static uint64_t spin_for(double seconds, uint64_t x) {
   double end = now_s() + seconds;
@@ -190,6 +199,25 @@ int main(int argc, char **argv) {
       COZ_PROGRESS_NAMED("four");
     }
     printf("x=%d\n", (int)(x & 1));
+    return 0;
+  }
+  if (strcmp(mode, "kernel") == 0) {
+    static char buf[1 << 16];
+    int fd = open("/dev/zero", O_RDONLY);
+    uint64_t x = 1;
+    double user = 0, sys = 0;
+    for (long r = atol(argc > 2 ? argv[2] : "500"); r > 0; r--) {
+      double t0 = cpu_s();
+      SPIN(300000, x); /* LINE_KUSER */
+      double t1 = cpu_s();
+      for (int i = 0; i < 96; i++)
+        if (read(fd, buf, sizeof buf) != (ssize_t)sizeof buf) /* LINE_KSYS */
+          return 1;
+      user += t1 - t0;
+      sys += cpu_s() - t1;
+      COZ_PROGRESS_NAMED("kernel");
+    }
+    printf("x=%d user=%.4f kernel_line=%.4f\n", (int)(x & 1), user, sys);
     return 0;
   }
   if (strcmp(mode, "spin") == 0) {

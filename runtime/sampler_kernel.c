@@ -1,0 +1,230 @@
+/* sampler_kernel.c: the perf sampler's samples of time in the kernel.
+ *
+ * The perf sampler's own event overflows in user mode only: a signal raised
+ * inside a system call would cut the program's next sleep short (EINTR).
+ * But the kernel drops an overflow that falls in an excluded mode, so the
+ * time a thread spends in system calls and page faults was in no line's
+ * samples, and a line whose cost is the kernel's (a lock that sleeps, I/O)
+ * ranked too low and sped up too little (docs/case-studies.md, SQLite).
+ *
+ * So, where perf allows kernel sampling (perf_event_paranoid <= 1, or
+ * CAP_PERFMON), each perf-sampled thread gets a second task-clock event,
+ * with the same period, that keeps only the overflows falling in the kernel
+ * and raises no signal: the kernel writes each into a small ring with the
+ * thread's user-mode registers at its entry to the kernel and a copy of the
+ * top of its user stack. The thread's next user-mode sample reads the ring
+ * (in its handler: a single reader, the thread itself) and attributes each
+ * record as a sample of its own, unwinding from the registers through the
+ * copy: the line that made the system call (or touched the page) gets the
+ * kernel's time, as it gets the time of the library code it calls.
+ *
+ * Costs: one more descriptor and a 5-page mapping per thread, opened at the
+ * thread's first sample, at most COZ_KERNEL_EVENTS at once (threads beyond
+ * run without); no system call per sample after that. Records the ring cannot hold (a thread long in the kernel
+ * between two user-mode samples) are counted as lost, not attributed. */
+#include "config.h"
+#include "fd_floor.h"
+#include "sampler.h"
+#include "util.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#if defined(__x86_64__)
+#include <asm/perf_regs.h>
+#define USER_REGS                                                              \
+  ((1ull << PERF_REG_X86_BP) | (1ull << PERF_REG_X86_SP) |                     \
+   (1ull << PERF_REG_X86_IP))
+#else /* the unwinder steps x86-64 frames only (unwind/unwind.h) */
+#define USER_REGS 0
+#endif
+
+/* Data pages of each ring (a power of two): ~15 records of 1 KiB stack. */
+#define RING_PAGES 4
+/* Threads with a kernel event at once (each holds a descriptor the
+ * program's own numbering may feel, fd_floor.h). */
+#define COZ_KERNEL_EVENTS 256
+
+static _Atomic int live_events;
+static bool permitted; /* set once, before any thread starts sampling */
+
+/* Read once at initialisation: sysconf is no system call to make in a
+ * handler. */
+static size_t page;
+
+static size_t page_size(void) { return page; }
+
+static void fill_attr(struct perf_event_attr *attr, uint64_t period) {
+  memset(attr, 0, sizeof *attr);
+  attr->size = sizeof *attr;
+  attr->type = PERF_TYPE_SOFTWARE;
+  attr->config = PERF_COUNT_SW_TASK_CLOCK;
+  attr->sample_period = period;
+  attr->sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  attr->sample_regs_user = USER_REGS;
+  attr->sample_stack_user = COZ_KERNEL_STACK;
+  attr->wakeup_events = 1u << 30; /* no one waits on the ring */
+  attr->disabled = 1;
+  attr->exclude_user = 1;
+  attr->exclude_hv = 1;
+  attr->exclude_idle = 1;
+}
+
+static long kernel_open(pid_t tid, uint64_t period) {
+  struct perf_event_attr attr;
+  fill_attr(&attr, period);
+  return syscall(SYS_perf_event_open, &attr, tid, -1, -1,
+                 PERF_FLAG_FD_CLOEXEC);
+}
+
+bool coz_perf_kernel_init(void) {
+  permitted = false;
+  page = (size_t)sysconf(_SC_PAGESIZE);
+  if (!coz_config.KERNEL_SAMPLES || USER_REGS == 0)
+    return false;
+  long fd = kernel_open(0, coz_config.PERIOD);
+  if (fd < 0) {
+    coz_log_verbose(1, "no samples of kernel time (perf: %s); "
+                       "COZ_SAMPLER=timer counts it",
+                    strerror(errno));
+    return false;
+  }
+  coz_fd_close((int)fd);
+  permitted = true;
+  return true;
+}
+
+void coz_perf_kernel_start(struct coz_sampler_thread *s) {
+  s->kfd = -1;
+  s->kring = NULL;
+  s->kwanted = permitted;
+}
+
+/* Opens the thread's event at its first user-mode sample, in its handler
+ * (system calls only): a thread that ends sooner, as a program that starts
+ * a thread per small task has many, never pays for the mapping (~40 us of
+ * a thread's start and exit, measured). */
+static void open_event(struct coz_sampler_thread *s) {
+  s->kwanted = false;
+  pid_t tid = coz_gettid();
+  if (atomic_fetch_add(&live_events, 1) >= COZ_KERNEL_EVENTS) {
+    atomic_fetch_sub(&live_events, 1);
+    return;
+  }
+  /* A fixed period, not jittered: changing it restarts it
+   * (PERF_EVENT_IOC_PERIOD), and a restart at each reading of the ring,
+   * which follows the thread's user-mode samples, would drop the part of a
+   * period run until then (a fifth of the kernel's samples, measured); and
+   * a line's samples are counted, so every thread's periods have the same
+   * mean. The kernel's own timing (interrupts, timer slack) is the jitter. */
+  s->kperiod = coz_config.PERIOD;
+  long fd = coz_fd_floor((int)kernel_open(tid, s->kperiod));
+  void *ring = MAP_FAILED;
+  if (fd >= 0)
+    ring = mmap(NULL, (1 + RING_PAGES) * page_size(), PROT_READ | PROT_WRITE,
+                MAP_SHARED, (int)fd, 0);
+  if (ring == MAP_FAILED || ioctl((int)fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+    /* No log: this runs in a signal handler. The thread's kernel time goes
+     * unsampled, as a thread's beyond COZ_KERNEL_EVENTS. */
+    if (ring != MAP_FAILED)
+      munmap(ring, (1 + RING_PAGES) * page_size());
+    if (fd >= 0)
+      coz_fd_close((int)fd);
+    atomic_fetch_sub(&live_events, 1);
+    return;
+  }
+  s->kfd = (int)fd;
+  s->kring = ring;
+}
+
+static void release(struct coz_sampler_thread *s, bool counted) {
+  if (s->kring)
+    munmap(s->kring, (1 + RING_PAGES) * page_size());
+  if (s->kfd >= 0) {
+    coz_fd_close(s->kfd);
+    if (counted)
+      atomic_fetch_sub(&live_events, 1);
+  }
+  s->kring = NULL;
+  s->kfd = -1;
+  s->kwanted = false;
+}
+
+void coz_perf_kernel_stop(struct coz_sampler_thread *s) { release(s, true); }
+
+void coz_perf_kernel_forget(struct coz_sampler_thread *s) {
+  /* The child's copies of the parent's event: never read the parent's
+   * ring. The child starts its own count. */
+  release(s, false);
+  atomic_store(&live_events, 0);
+}
+
+void coz_perf_kernel_suspend(struct coz_sampler_thread *s, bool suspend) {
+  if (s->kfd >= 0)
+    ioctl(s->kfd, suspend ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
+}
+
+/* Copies n bytes at offset off of the ring's data, which wraps. */
+static void ring_copy(void *dst, const unsigned char *data, size_t size,
+                      uint64_t off, size_t n) {
+  size_t at = (size_t)(off & (size - 1));
+  size_t first = n < size - at ? n : size - at;
+  memcpy(dst, data + at, first);
+  memcpy((unsigned char *)dst + first, data, n - first);
+}
+
+bool coz_perf_kernel_next(struct coz_sampler_thread *s,
+                          struct coz_sample *out) {
+  struct perf_event_mmap_page *h = s->kring;
+  if (!h) {
+    if (s->kwanted)
+      open_event(s);
+    return false;
+  }
+  const unsigned char *data = (const unsigned char *)h + page_size();
+  size_t size = RING_PAGES * page_size();
+  uint64_t head = __atomic_load_n(&h->data_head, __ATOMIC_ACQUIRE);
+  uint64_t tail = h->data_tail;
+  bool found = false;
+  while (!found && tail < head) {
+    struct perf_event_header e;
+    ring_copy(&e, data, size, tail, sizeof e);
+    if (e.size < sizeof e || e.size > head - tail)
+      break; /* not a record: leave the rest */
+    uint64_t at = tail + sizeof e;
+    if (e.type == PERF_RECORD_LOST) {
+      uint64_t lost[2]; /* id, lost */
+      ring_copy(lost, data, size, at, sizeof lost);
+      s->kernel_lost += lost[1];
+    } else if (e.type == PERF_RECORD_SAMPLE) {
+      /* abi, then bp, sp, ip (bit order), then the stack's size, bytes
+       * and dynamic size. abi 0: no user registers (never for a thread of
+       * a process) and no stack. */
+      uint64_t f[5];
+      ring_copy(f, data, size, at, sizeof(uint64_t));
+      if (f[0] != PERF_SAMPLE_REGS_ABI_NONE &&
+          e.size >= sizeof e + sizeof f + sizeof(uint64_t)) {
+        ring_copy(f, data, size, at, sizeof f);
+        uint64_t copied = f[4] <= COZ_KERNEL_STACK ? f[4] : 0;
+        uint64_t dyn = 0;
+        if (copied) {
+          ring_copy(s->kstack, data, size, at + sizeof f, copied);
+          ring_copy(&dyn, data, size, at + sizeof f + copied, sizeof dyn);
+        }
+        out->regs = (struct coz_unwind_regs){
+            .pc = f[3], .sp = f[2], .bp = f[1], .bp_known = true};
+        coz_stack_view_direct(&out->stack, f[2], dyn <= copied ? dyn : copied,
+                              s->kstack);
+        out->weight_ns = s->kperiod;
+        s->kernel_samples++;
+        found = true;
+      }
+    }
+    tail += e.size;
+  }
+  __atomic_store_n(&h->data_tail, tail, __ATOMIC_RELEASE);
+  return found;
+}
