@@ -224,7 +224,11 @@ class Study:
         self.builds, self.exes = {}, {}
         # --sampler: the linecost and predict steps with that sampler, kept
         # beside the default's results (keys "linecost@timer", ...)
-        self.coz_env = {"COZ_SAMPLER": args.sampler} if args.sampler else {}
+        # perf-user: the perf sampler without its samples of kernel time
+        # (COZ_KERNEL_SAMPLES=0), as it was before they existed
+        self.coz_env = {"COZ_SAMPLER": "perf", "COZ_KERNEL_SAMPLES": "0"} \
+            if args.sampler == "perf-user" else \
+            {"COZ_SAMPLER": args.sampler} if args.sampler else {}
         self.suffix = f"@{args.sampler}" if args.sampler else ""
 
     def save(self):
@@ -506,9 +510,10 @@ def parser(description):
         "find the next one)")
     ap.add_argument("--lock", help="flock this file: exclusive while "
                     "timing, shared while building and profiling")
-    ap.add_argument("--sampler", choices=["perf", "timer"],
+    ap.add_argument("--sampler", choices=["perf", "perf-user", "timer"],
                     help="COZ_SAMPLER for the linecost and predict steps "
-                    "(results kept beside the default sampler's)")
+                    "(results kept beside the default sampler's); perf-user: "
+                    "perf without samples of kernel time")
     ap.add_argument("--shared-timing", action="store_true",
                     help="time under the shared lock (when the exclusive "
                     "one cannot be had; recorded in the results)")
