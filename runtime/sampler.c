@@ -47,6 +47,7 @@ bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
   s->kfd = -1;
   s->kring = NULL;
   s->kwanted = false;
+  s->kernel_periods = 0;
   s->stack_lo = s->stack_hi = 0;
   /* Only a thread can ask for its own stack: threads adopted at start-up
    * (set up from the initialising thread) unwind by frame pointers only. */
@@ -122,6 +123,10 @@ static uint64_t perf_weight(struct coz_sampler_thread *s, uint64_t cpu) {
       /* Racy updates only lose a term of the average. */
       cost = cost - cost / 16 + over / 16;
       atomic_store_explicit(&perf_cost_ns, cost, memory_order_relaxed);
+    } else {
+      /* A whole period passed without a sample: it ended in the kernel,
+       * which drops it (sampler_kernel.c opens its event on this sign). */
+      s->kernel_periods++;
     }
   }
   uint64_t w =

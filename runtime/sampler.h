@@ -62,7 +62,8 @@ struct coz_sampler_thread {
    * attributed. */
   int kfd;
   void *kring;
-  bool kwanted; /* to be opened at the thread's next sample */
+  bool kwanted; /* to be opened once the thread shows kernel time */
+  uint32_t kernel_periods; /* periods that ended in the kernel (sampler.c) */
   uint64_t kperiod;
   uint64_t kernel_samples, kernel_lost;
   unsigned char kstack[COZ_KERNEL_STACK];

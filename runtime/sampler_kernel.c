@@ -18,13 +18,14 @@
  * copy: the line that made the system call (or touched the page) gets the
  * kernel's time, as it gets the time of the library code it calls.
  *
- * Costs: one more descriptor and a 5-page mapping per thread, opened at the
- * thread's first sample, at most COZ_KERNEL_EVENTS at once (threads beyond
+ * Costs: one more descriptor and a 5-page mapping per thread, opened once
+ * the thread shows time in the kernel (open_event), at most COZ_KERNEL_EVENTS at once (threads beyond
  * run without); no system call per sample after that. Records the ring cannot hold (a thread long in the kernel
  * between two user-mode samples) are counted as lost, not attributed. */
 #include "config.h"
 #include "fd_floor.h"
 #include "sampler.h"
+#include "unwind/objects.h"
 #include "util.h"
 
 #include <errno.h>
@@ -103,10 +104,17 @@ void coz_perf_kernel_start(struct coz_sampler_thread *s) {
   s->kwanted = permitted;
 }
 
-/* Opens the thread's event at its first user-mode sample, in its handler
- * (system calls only): a thread that ends sooner, as a program that starts
- * a thread per small task has many, never pays for the mapping (~40 us of
- * a thread's start and exit, measured). */
+/* Opens the thread's event in its handler (system calls only) once its
+ * user-mode samples show that it spends time in the kernel: KERNEL_SIGN
+ * periods that ended there. The event's timer interrupts the thread every
+ * period in user mode too (~1% of the CPU time at the default period on
+ * this project's VM, more at shorter ones: a line sampled every 100 us
+ * took 9-14% more samples), so a thread that stays in user mode never
+ * pays for it, nor a short-lived one for the mapping (~40 us of a thread's
+ * start and exit, measured). The kernel time before the event opens is
+ * not sampled. */
+#define KERNEL_SIGN 3
+
 static void open_event(struct coz_sampler_thread *s) {
   s->kwanted = false;
   pid_t tid = coz_gettid();
@@ -167,6 +175,25 @@ void coz_perf_kernel_suspend(struct coz_sampler_thread *s, bool suspend) {
     ioctl(s->kfd, suspend ? PERF_EVENT_IOC_DISABLE : PERF_EVENT_IOC_ENABLE, 0);
 }
 
+/* Whether the thread entered the kernel by a system call: its user pc then
+ * follows a `syscall` instruction (0f 05). The other ways in are not the
+ * line's doing, or not told apart from those that are: interrupts (the
+ * user-mode sampler's own timer and signal among them, whose cost the
+ * user-mode samples' weight holds already: charged again here, it made a
+ * line sampled every 100 us look 37% costlier, measured) and page faults.
+ * The two bytes are read only inside a loaded object's code, which the
+ * loader maps readable. Async-signal-safe. */
+static bool entered_by_syscall(uint64_t pc) {
+  const struct coz_unwind_objects *t = coz_unwind_objects_pin();
+  const struct coz_unwind_object *o =
+      t && pc >= 2 ? coz_unwind_object_find(t, (uintptr_t)pc - 1) : NULL;
+  bool yes = o && pc - 2 >= o->text_lo && pc <= o->text_hi &&
+             ((const unsigned char *)(uintptr_t)pc)[-2] == 0x0f &&
+             ((const unsigned char *)(uintptr_t)pc)[-1] == 0x05;
+  coz_unwind_objects_unpin();
+  return yes;
+}
+
 /* Copies n bytes at offset off of the ring's data, which wraps. */
 static void ring_copy(void *dst, const unsigned char *data, size_t size,
                       uint64_t off, size_t n) {
@@ -180,7 +207,7 @@ bool coz_perf_kernel_next(struct coz_sampler_thread *s,
                           struct coz_sample *out) {
   struct perf_event_mmap_page *h = s->kring;
   if (!h) {
-    if (s->kwanted)
+    if (s->kwanted && s->kernel_periods >= KERNEL_SIGN)
       open_event(s);
     return false;
   }
@@ -205,9 +232,11 @@ bool coz_perf_kernel_next(struct coz_sampler_thread *s,
        * a process) and no stack. */
       uint64_t f[5];
       ring_copy(f, data, size, at, sizeof(uint64_t));
-      if (f[0] != PERF_SAMPLE_REGS_ABI_NONE &&
-          e.size >= sizeof e + sizeof f + sizeof(uint64_t)) {
+      bool whole = f[0] != PERF_SAMPLE_REGS_ABI_NONE &&
+                   e.size >= sizeof e + sizeof f + sizeof(uint64_t);
+      if (whole)
         ring_copy(f, data, size, at, sizeof f);
+      if (whole && entered_by_syscall(f[3])) {
         uint64_t copied = f[4] <= COZ_KERNEL_STACK ? f[4] : 0;
         uint64_t dyn = 0;
         if (copied) {
