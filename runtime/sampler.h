@@ -140,6 +140,12 @@ void coz_sample_from_context(const struct coz_sampler_thread *s,
                              const void *ucontext, struct coz_sample *out);
 
 /* Per-implementation entry points used by sampler.c's dispatch. */
+/* sampler_perf.c, for both perf events: a task-clock event's attributes
+ * (disabled, user and kernel time, no idle), and perf_event_open on thread
+ * tid with close-on-exec. */
+struct perf_event_attr;
+void coz_perf_task_clock(struct perf_event_attr *attr, uint64_t period);
+long coz_perf_open(struct perf_event_attr *attr, pid_t tid);
 bool coz_perf_available(void);
 bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid);
 uint64_t coz_perf_rearm(struct coz_sampler_thread *s);

@@ -58,27 +58,15 @@ static size_t page;
 
 static size_t page_size(void) { return page; }
 
-static void fill_attr(struct perf_event_attr *attr, uint64_t period) {
-  memset(attr, 0, sizeof *attr);
-  attr->size = sizeof *attr;
-  attr->type = PERF_TYPE_SOFTWARE;
-  attr->config = PERF_COUNT_SW_TASK_CLOCK;
-  attr->sample_period = period;
-  attr->sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-  attr->sample_regs_user = USER_REGS;
-  attr->sample_stack_user = COZ_KERNEL_STACK;
-  attr->wakeup_events = 1u << 30; /* no one waits on the ring */
-  attr->disabled = 1;
-  attr->exclude_user = 1;
-  attr->exclude_hv = 1;
-  attr->exclude_idle = 1;
-}
-
 static long kernel_open(pid_t tid, uint64_t period) {
   struct perf_event_attr attr;
-  fill_attr(&attr, period);
-  return syscall(SYS_perf_event_open, &attr, tid, -1, -1,
-                 PERF_FLAG_FD_CLOEXEC);
+  coz_perf_task_clock(&attr, period);
+  attr.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+  attr.sample_regs_user = USER_REGS;
+  attr.sample_stack_user = COZ_KERNEL_STACK;
+  attr.wakeup_events = 1u << 30; /* no one waits on the ring */
+  attr.exclude_user = 1;
+  return coz_perf_open(&attr, tid);
 }
 
 bool coz_perf_kernel_init(void) {

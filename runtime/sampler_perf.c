@@ -19,28 +19,32 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
-static long perf_open(struct perf_event_attr *attr, pid_t tid) {
+long coz_perf_open(struct perf_event_attr *attr, pid_t tid) {
   return syscall(SYS_perf_event_open, attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static void fill_attr(struct perf_event_attr *attr, uint64_t period) {
+void coz_perf_task_clock(struct perf_event_attr *attr, uint64_t period) {
   memset(attr, 0, sizeof *attr);
   attr->size = sizeof *attr;
   attr->type = PERF_TYPE_SOFTWARE;
   attr->config = PERF_COUNT_SW_TASK_CLOCK;
   attr->sample_period = period;
-  attr->sample_type = PERF_SAMPLE_IP;
-  attr->wakeup_events = 1;
   attr->disabled = 1;
-  attr->exclude_kernel = 1;
   attr->exclude_hv = 1;
   attr->exclude_idle = 1;
+}
+
+static void fill_attr(struct perf_event_attr *attr, uint64_t period) {
+  coz_perf_task_clock(attr, period);
+  attr->sample_type = PERF_SAMPLE_IP;
+  attr->wakeup_events = 1;
+  attr->exclude_kernel = 1;
 }
 
 bool coz_perf_available(void) {
   struct perf_event_attr attr;
   fill_attr(&attr, coz_config.PERIOD);
-  long fd = perf_open(&attr, 0);
+  long fd = coz_perf_open(&attr, 0);
   if (fd < 0)
     return false;
   coz_fd_close(fd);
@@ -66,7 +70,7 @@ bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
     s->first_weight = 2;
   }
   fill_attr(&attr, first);
-  long fd = coz_fd_floor((int)perf_open(&attr, tid));
+  long fd = coz_fd_floor((int)coz_perf_open(&attr, tid));
   if (fd < 0) {
     coz_log_verbose(1, "perf_event_open for thread %d: %s", (int)tid,
                     strerror(errno));
