@@ -18,7 +18,7 @@
  * copy: the line that made the system call (or touched the page) gets the
  * kernel's time, as it gets the time of the library code it calls.
  *
- * Costs: one more descriptor and a 5-page mapping per thread, opened once
+ * Costs: one more descriptor and a 17-page mapping per thread, opened once
  * the thread shows time in the kernel (open_event), at most COZ_KERNEL_EVENTS at once (threads beyond
  * run without); no system call per sample after that. Records the ring cannot hold (a thread long in the kernel
  * between two user-mode samples) are counted as lost, not attributed. */
@@ -43,8 +43,8 @@
 #define USER_REGS 0
 #endif
 
-/* Data pages of each ring (a power of two): ~15 records of 1 KiB stack. */
-#define RING_PAGES 4
+/* Data pages of each ring (a power of two): ~15 records of 4 KiB stack. */
+#define RING_PAGES 16
 /* Threads with a kernel event at once (each holds a descriptor the
  * program's own numbering may feel, fd_floor.h). */
 #define COZ_KERNEL_EVENTS 256
