@@ -5,7 +5,7 @@
  * sample's, and the live stack from sp up is the sampled call chain: the
  * core unwinds it in the handler (unwind/), before it changes, reading it
  * only through a view that cannot fault (unwind/stack.h). */
-#include "sampler.h"
+#include "sampler_context.h"
 
 void coz_sampler_own_stack(struct coz_sampler_thread *s) {
   uint64_t lo, hi;

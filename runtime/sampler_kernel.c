@@ -24,7 +24,8 @@
  * between two user-mode samples) are counted as lost, not attributed. */
 #include "config.h"
 #include "fd_floor.h"
-#include "sampler.h"
+#include "sampler_kernel.h"
+#include "sampler_perf.h"
 #include "unwind/objects.h"
 #include "util.h"
 

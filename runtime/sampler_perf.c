@@ -10,7 +10,8 @@
  * sample one ioctl (the next, jittered, period). */
 #include "config.h"
 #include "fd_floor.h"
-#include "sampler.h"
+#include "sampler_perf.h"
+#include "sampler_period.h"
 #include "util.h"
 
 #include <errno.h>

@@ -6,7 +6,8 @@
  * timers expire at scheduler ticks only, so each sample weighs the CPU time
  * since the previous one. */
 #include "config.h"
-#include "sampler.h"
+#include "sampler_timer.h"
+#include "sampler_period.h"
 #include "util.h"
 
 #include <errno.h>
