@@ -14,17 +14,20 @@
  * thread's user-mode registers at its entry to the kernel and a copy of the
  * top of its user stack. The thread's next user-mode sample reads the ring
  * (in its handler: a single reader, the thread itself) and attributes each
- * record as a sample of its own, unwinding from the registers through the
- * copy: the line that made the system call (or touched the page) gets the
- * kernel's time, as it gets the time of the library code it calls.
+ * record that entered the kernel by a system call as a sample of its own,
+ * unwinding from the registers through the copy: the line that made the
+ * call gets the kernel's time, as it gets the time of the library code it
+ * calls (entered_by_syscall says why the other ways in do not count).
  *
  * Costs: one more descriptor and a 17-page mapping per thread, opened once
- * the thread shows time in the kernel (open_event), at most COZ_KERNEL_EVENTS at once (threads beyond
- * run without); no system call per sample after that. Records the ring cannot hold (a thread long in the kernel
- * between two user-mode samples) are counted as lost, not attributed. */
+ * the thread shows time in the kernel (open_event), at most
+ * COZ_KERNEL_EVENTS at once (threads beyond run without); no system call
+ * per sample after that. Records the ring cannot hold (a thread long in the
+ * kernel between two user-mode samples) are counted as lost, not
+ * attributed. */
+#include "sampler_kernel.h"
 #include "config.h"
 #include "fd_floor.h"
-#include "sampler_kernel.h"
 #include "sampler_perf.h"
 #include "unwind/objects.h"
 #include "util.h"
@@ -77,8 +80,9 @@ bool coz_perf_kernel_init(void) {
     return false;
   long fd = kernel_open(0, coz_config.PERIOD);
   if (fd < 0) {
-    coz_log_verbose(1, "no samples of kernel time (perf: %s); "
-                       "COZ_SAMPLER=timer counts it",
+    coz_log_verbose(1,
+                    "no samples of kernel time (perf: %s); "
+                    "COZ_SAMPLER=timer counts it",
                     strerror(errno));
     return false;
   }

@@ -42,11 +42,11 @@ struct coz_sampler_thread {
    * from another thread), and their samples read through checked views. */
   uintptr_t stack_lo, stack_hi;
   /* perf, kernel time (sampler_kernel.c): the event (-1 none), its ring
-   * and period, whether it is still to be opened, counts, and the copy of the user stack of the record being
-   * attributed. */
+   * and period, whether it is still to be opened, counts, and the copy of the
+   * user stack of the record being attributed. */
   int kfd;
   void *kring;
-  bool kwanted; /* to be opened once the thread shows kernel time */
+  bool kwanted;            /* to be opened once the thread shows kernel time */
   uint32_t kernel_periods; /* periods that ended in the kernel (sampler.c) */
   uint64_t kperiod;
   uint64_t kernel_samples, kernel_lost;
