@@ -399,7 +399,6 @@ void coz_profiler_shutdown(void) {
   coz_record_final(with_lines);
   struct coz_thread *self = coz_thread_self();
   if (self)
-    coz_log_verbose(2, "exiting thread: %u sample signals, %llu samples",
-                    self->sampler.signals, (unsigned long long)self->samples);
+    coz_thread_log_counts(self);
   coz_exit_message_print();
 }

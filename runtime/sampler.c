@@ -48,9 +48,6 @@ const char *coz_sampler_name(void) {
 bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
   s->kind = KIND_NONE;
   s->fd = -1;
-  s->kfd = -1;
-  s->kring = NULL;
-  s->kwanted = false;
   s->kernel_periods = 0;
   s->stack_lo = s->stack_hi = 0;
   /* Only a thread can ask for its own stack: threads adopted at start-up
@@ -165,18 +162,18 @@ void coz_sampler_suspend(struct coz_sampler_thread *s) {
   if (s->kind == KIND_PERF) {
     coz_perf_suspend(s, true);
     coz_perf_kernel_suspend(s, true);
-  }
-  else if (s->kind == KIND_TIMER)
+  } else if (s->kind == KIND_TIMER) {
     coz_timer_suspend(s);
+  }
 }
 
 void coz_sampler_resume(struct coz_sampler_thread *s) {
   if (s->kind == KIND_PERF) {
     coz_perf_kernel_suspend(s, false);
     coz_perf_suspend(s, false);
-  }
-  else if (s->kind == KIND_TIMER)
+  } else if (s->kind == KIND_TIMER) {
     coz_timer_resume(s);
+  }
   /* The paused CPU time is no part of the gap to the next sample. */
   uint64_t cpu = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
   if (s->suspended_cpu_ns && cpu > s->suspended_cpu_ns)

@@ -121,8 +121,7 @@ static void open_event(struct coz_sampler_thread *s) {
    * period run until then (a fifth of the kernel's samples, measured); and
    * a line's samples are counted, so every thread's periods have the same
    * mean. The kernel's own timing (interrupts, timer slack) is the jitter. */
-  s->kperiod = coz_config.PERIOD;
-  long fd = coz_fd_floor((int)kernel_open(tid, s->kperiod));
+  long fd = coz_fd_floor((int)kernel_open(tid, coz_config.PERIOD));
   void *ring = MAP_FAILED;
   if (fd >= 0)
     ring = mmap(NULL, (1 + RING_PAGES) * page_size(), PROT_READ | PROT_WRITE,
@@ -240,7 +239,7 @@ bool coz_perf_kernel_next(struct coz_sampler_thread *s,
             .pc = f[3], .sp = f[2], .bp = f[1], .bp_known = true};
         coz_stack_view_direct(&out->stack, f[2], dyn <= copied ? dyn : copied,
                               s->kstack);
-        out->weight_ns = s->kperiod;
+        out->weight_ns = coz_config.PERIOD;
         s->kernel_samples++;
         found = true;
       }

@@ -41,14 +41,14 @@ struct coz_sampler_thread {
    * directly; both 0 when unknown (threads adopted at start-up are set up
    * from another thread), and their samples read through checked views. */
   uintptr_t stack_lo, stack_hi;
-  /* perf, kernel time (sampler_kernel.c): the event (-1 none), its ring
-   * and period, whether it is still to be opened, counts, and the copy of the
-   * user stack of the record being attributed. */
+  /* perf, kernel time (sampler_kernel.c, which sets them up): the event
+   * (-1 none), its ring, whether it is still to be opened, counts (the
+   * exiting thread's verbose line), and the copy of the user stack of the
+   * record being attributed. */
   int kfd;
   void *kring;
   bool kwanted;            /* to be opened once the thread shows kernel time */
   uint32_t kernel_periods; /* periods that ended in the kernel (sampler.c) */
-  uint64_t kperiod;
   uint64_t kernel_samples, kernel_lost;
   unsigned char kstack[COZ_KERNEL_STACK];
 };

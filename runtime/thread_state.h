@@ -78,6 +78,9 @@ void coz_thread_bind(struct coz_thread *t);
 /* In the thread itself, t being its state: stops sampling it and frees the
  * slot. Returns the number of threads still live. */
 long coz_thread_release(struct coz_thread *t);
+/* COZ_VERBOSE=2: one line of t's sampling counts (at its release, and for
+ * the thread that runs the exit). Not async-signal-safe. */
+void coz_thread_log_counts(const struct coz_thread *t);
 /* Gives every other thread that exists already (started before the runtime)
  * a slot with local_delay and a sampler, once, at initialisation. */
 void coz_threads_adopt(uint64_t local_delay);

@@ -169,9 +169,20 @@ void coz_thread_bind(struct coz_thread *t) {
   bind_and_sample(t, coz_gettid());
 }
 
+void coz_thread_log_counts(const struct coz_thread *t) {
+  coz_log_verbose(2,
+                  "thread %d: %u sample signals, %llu samples, %llu samples "
+                  "of system-call time (%llu lost to a full ring)",
+                  (int)atomic_load(&t->tid), t->sampler.signals,
+                  (unsigned long long)t->samples,
+                  (unsigned long long)t->sampler.kernel_samples,
+                  (unsigned long long)t->sampler.kernel_lost);
+}
+
 long coz_thread_release(struct coz_thread *t) {
   t->in_runtime = 1; /* a late signal must not touch the slot any more */
   coz_sampler_stop(&t->sampler);
+  coz_thread_log_counts(t);
   self = NULL;
   not_sampled = true;
   free_slot(t);
