@@ -64,9 +64,13 @@ static inline bool bytes_on(void) {
   return atomic_load_explicit(&coz_callpath_bytes, memory_order_relaxed);
 }
 
-/* Before the call: owed delays, and the start of a wall-clock wait. */
+/* Before the call: owed delays, the samples of kernel time the thread's
+ * earlier calls left in its ring (runtime.h), and the start of a
+ * wall-clock wait. */
 static inline struct coz_thread *begin_wait(bool wall, uintptr_t ra) {
   struct coz_thread *t = coz_checkpoint_enter();
+  if (t && t->sampler.kring)
+    coz_process_kernel_time(t);
   if (wall)
     coz_callpath_block_begin(ra);
   return t;

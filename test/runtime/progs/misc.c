@@ -14,9 +14,10 @@
  *   misc ctor              joins a thread a constructor started
  *   misc exit_in_build     reaches point "once" and exits; with
  *                          MISC_CTOR=2, while the line map cannot be built
- *   misc kernel ROUNDS     rounds of user-mode work and of reads from
- *                          /dev/zero (kernel time): prints each line's
- *                          thread CPU time */
+ *   misc kernel ROUNDS [SPIN]  rounds of user-mode work (SPIN LCG steps,
+ *                          default 300000) and of reads from /dev/zero
+ *                          (kernel time): prints each line's thread CPU
+ *                          time */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
@@ -206,9 +207,10 @@ int main(int argc, char **argv) {
     int fd = open("/dev/zero", O_RDONLY);
     uint64_t x = 1;
     double user = 0, sys = 0;
+    long spin = atol(argc > 3 ? argv[3] : "300000");
     for (long r = atol(argc > 2 ? argv[2] : "500"); r > 0; r--) {
       double t0 = cpu_s();
-      SPIN(300000, x); /* LINE_KUSER */
+      SPIN(spin, x); /* LINE_KUSER */
       double t1 = cpu_s();
       for (int i = 0; i < 96; i++)
         if (read(fd, buf, sizeof buf) != (ssize_t)sizeof buf) /* LINE_KSYS */
