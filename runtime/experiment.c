@@ -107,11 +107,16 @@ static int pick_speedup(struct coz_line *line) {
 }
 
 /* Experiment lengths: never shorter than this (a delay is paid in chunks
- * of speedup x period when a sample lands; a short experiment has few),
- * and halved while every point gets more visits than this (counting noise
- * of 2% per experiment: more time per experiment buys little). */
-#define MIN_LENGTH_NS 200000000u
-#define PLENTY_VISITS 2500u
+ * of speedup x period when a sample lands: 100 ms holds ~100 samples of a
+ * busy thread), and halved while every point gets more visits than this.
+ * The answer needs each line tried at several speedups, so a run that
+ * holds more experiments answers sooner; what a shorter experiment loses
+ * in counting noise the report's intervals carry, and the noise of a rate
+ * over a run is the same however it is cut (serial.c in 6 s runs: right
+ * top 2 after one run at 125 ms, not at 500; docs/results.md, "Time to an
+ * answer"). */
+#define MIN_LENGTH_NS 100000000u
+#define PLENTY_VISITS 50u
 
 /* The first throughput point of the program's own: the one the allocation
  * measures with (candidates leave it Coz's). */
