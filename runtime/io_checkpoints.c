@@ -65,11 +65,13 @@ static inline bool bytes_on(void) {
 }
 
 /* Before the call: owed delays, the samples of kernel time the thread's
- * earlier calls left in its ring (runtime.h), and the start of a
- * wall-clock wait. */
+ * earlier calls left in its ring (runtime.h; the ring is opened here too
+ * once it is due: a thread whose user-mode samples all land while an I/O
+ * checkpoint holds its state, as in a sanitizer's read() interceptor,
+ * never opened it from its handler), and the start of a wall-clock wait. */
 static inline struct coz_thread *begin_wait(bool wall, uintptr_t ra) {
   struct coz_thread *t = coz_checkpoint_enter();
-  if (t && t->sampler.kring)
+  if (t && (t->sampler.kring || t->sampler.kwanted))
     coz_process_kernel_time(t);
   if (wall)
     coz_callpath_block_begin(ra);
