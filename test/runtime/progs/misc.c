@@ -71,14 +71,17 @@ static void *ticker(void *arg) {
   return (void *)(uintptr_t)(x & 1);
 }
 
-/* A thread started by a constructor, before main: it must be sampled. */
+/* A thread started by a constructor, before main: it must be sampled. It
+ * runs 1.5 s: the test runs it at real-time priority, and beside another
+ * such test the profiler thread waits out 100 ms round-robin quanta (0.4 s
+ * once gave no experiment at all). */
 static pthread_t ctor_thread;
 static int ctor_started;
 
 static void *ctor_worker(void *arg) {
   (void)arg;
   uint64_t x = 7;
-  double end = now_s() + 0.4;
+  double end = now_s() + 1.5;
   while (now_s() < end) {
     SPIN(100000, x); /* LINE_CTOR */
     COZ_PROGRESS_NAMED("ctor");
