@@ -71,7 +71,7 @@ static inline bool bytes_on(void) {
  * never opened it from its handler), and the start of a wall-clock wait. */
 static inline struct coz_thread *begin_wait(bool wall, uintptr_t ra) {
   struct coz_thread *t = coz_checkpoint_enter();
-  if (t && (t->sampler.kring || t->sampler.kwanted))
+  if (t && coz_kernel_ring_due(&t->sampler))
     coz_process_kernel_time(t);
   if (wall)
     coz_callpath_block_begin(ra);

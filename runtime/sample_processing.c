@@ -181,9 +181,8 @@ void coz_process_kernel_time(struct coz_thread *t) {
   int saved_errno = errno;
   t->in_runtime = 1;
   take_kernel_samples(t);
-  atomic_signal_fence(memory_order_seq_cst); /* the work above first */
-  t->in_runtime = 0;
   if (t->pending) /* a user-mode sample came meanwhile and was queued */
-    coz_process_now(t);
+    process(t);
+  t->in_runtime = 0;
   errno = saved_errno;
 }

@@ -10,7 +10,8 @@
  *                    when perf is denied; fires at scheduler ticks only
  * sampler_kernel.c adds to the perf sampler the samples of time in the
  * kernel, which its signal (user mode only) cannot take: a ring per thread
- * that the thread's next sample reads (the one ring the runtime keeps).
+ * that the thread reads at its next sample or interposed I/O call (the one
+ * ring the runtime keeps).
  * sampler_context.c reads a sample out of the signal's context for both;
  * sampler_period.c draws the periods. The back-ends share only
  * sampler_thread.h and sampler_period.h with the core, so calls run one way:

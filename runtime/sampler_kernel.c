@@ -12,9 +12,10 @@
  * with the same period, that keeps only the overflows falling in the kernel
  * and raises no signal: the kernel writes each into a small ring with the
  * thread's user-mode registers at its entry to the kernel and a copy of the
- * top of its user stack. The thread's next user-mode sample reads the ring
- * (in its handler: a single reader, the thread itself) and attributes each
- * record that entered the kernel by a system call as a sample of its own,
+ * top of its user stack. The thread itself reads the ring (a single
+ * reader), in its user-mode sample handler and at its interposed I/O calls
+ * (sample_processing.c), and attributes each record that entered the
+ * kernel by a system call as a sample of its own,
  * unwinding from the registers through the copy: the line that made the
  * call gets the kernel's time, as it gets the time of the library code it
  * calls (entered_by_syscall says why the other ways in do not count).
@@ -23,7 +24,8 @@
  * the thread shows time in the kernel (open_event), at most
  * COZ_KERNEL_EVENTS at once (threads beyond run without); no system call
  * per sample after that. Records the ring cannot hold (a thread long in the
- * kernel between two user-mode samples) are counted as lost, not
+ * kernel between two readings: one system call of over ~15 ms of kernel
+ * CPU, or calls that are not interposed) are counted as lost, not
  * attributed. */
 #include "sampler_kernel.h"
 #include "config.h"
@@ -97,16 +99,15 @@ void coz_perf_kernel_start(struct coz_sampler_thread *s) {
   s->kwanted = permitted;
 }
 
-/* Opens the thread's event in its handler (system calls only) once its
- * user-mode samples show that it spends time in the kernel: KERNEL_SIGN
- * periods that ended there. The event's timer interrupts the thread every
+/* Opens the thread's event, from the thread itself (its sample handler or
+ * an I/O call: system calls only), once its user-mode samples show that it
+ * spends time in the kernel (coz_kernel_ring_due). The event's timer interrupts the thread every
  * period in user mode too (~1% of the CPU time at the default period on
  * this project's VM, more at shorter ones: a line sampled every 100 us
  * took 9-14% more samples), so a thread that stays in user mode never
  * pays for it, nor a short-lived one for the mapping (~40 us of a thread's
  * start and exit, measured). The kernel time before the event opens is
  * not sampled. */
-#define KERNEL_SIGN 3
 
 static void open_event(struct coz_sampler_thread *s) {
   s->kwanted = false;
@@ -199,7 +200,7 @@ bool coz_perf_kernel_next(struct coz_sampler_thread *s,
                           struct coz_sample *out) {
   struct perf_event_mmap_page *h = s->kring;
   if (!h) {
-    if (s->kwanted && s->kernel_periods >= KERNEL_SIGN)
+    if (coz_kernel_ring_due(s))
       open_event(s);
     return false;
   }

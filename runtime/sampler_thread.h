@@ -1,6 +1,7 @@
 /* sampler_thread.h: what the sampler core (sampler.c) and its back-ends
  * (sampler_perf.c, sampler_kernel.c, sampler_timer.c) share: the signal,
- * a thread's sampler state and a sample. Types only. */
+ * a thread's sampler state and a sample; and the one test of that state
+ * made outside the sampler (an I/O call: is the kernel ring to be read). */
 #ifndef COZ_SAMPLER_THREAD_H
 #define COZ_SAMPLER_THREAD_H
 
@@ -52,6 +53,19 @@ struct coz_sampler_thread {
   uint64_t kernel_samples, kernel_lost;
   unsigned char kstack[COZ_KERNEL_STACK];
 };
+
+/* The kernel ring is opened once the thread's user-mode samples show it
+ * spends time in the kernel: this many periods that ended there
+ * (sampler_kernel.c, open_event, says why it waits). */
+#define COZ_KERNEL_SIGN 3
+
+/* Whether the thread's ring of kernel samples is open, or due to be opened
+ * by the next reader (its sample handler or an I/O call). Inline: every
+ * interposed I/O call tests it, and most threads never get a ring. */
+static inline bool
+coz_kernel_ring_due(const struct coz_sampler_thread *s) {
+  return s->kring || (s->kwanted && s->kernel_periods >= COZ_KERNEL_SIGN);
+}
 
 /* One sample, read from a signal's context. */
 struct coz_sample {
