@@ -71,7 +71,6 @@ struct cr_pool {
   size_t n;
   struct cr_measure m; /* combined; m.n == n */
   double *rep_value;   /* per replicate: the resampled value */
-  double *rep_visits;  /* ... and its visits (arrivals for latency) */
   size_t reps;
 };
 

@@ -4,6 +4,7 @@
  * about as often as they claim. */
 #include "check.h"
 
+#include <math.h>
 #include <stdint.h>
 
 /* Deterministic noise for the synthetic profiles. */
@@ -142,6 +143,65 @@ int main(void) {
            "speedup: %u/%u\n",
            per, covered, trials);
     CHECK(covered >= trials * 90 / 100);
+  }
+
+  /* Coverage of the slope on a curve that is not a line (the accuracy
+   * suite's pipeline: y = s up to 75%, then 0.84), against a baseline of
+   * 10 times as many experiments (a profile of many lines pools them), with
+   * the pipeline's recorded noise: steady visits, noisy effective durations
+   * (the recording: visits 6% apart, durations 18% at 100%). The truth is
+   * the slope under the design's expected weights. While replicates made
+   * the visits follow the drawn rate, weight and error moved together and
+   * the recorded pipeline's slope interval covered 92.3%; here, with
+   * durations noisier still, 350/400. Since, 376/400 (388 and 387 with
+   * other seeds); the bar, 92%, is below that spread and far above 87%. */
+  {
+    const double ys[5] = {0, 0.25, 0.5, 0.75, 0.84};
+    const double spread[5] = {0.05, 0.05, 0.05, 0.15, 0.4}; /* durations */
+    const unsigned per = 10, base = 100, trials = 400;
+    double w[5], sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int k = 0; k < 5; k++) {
+      w[k] = (k ? per : base) * 65.0 / ((1 - ys[k]) * (1 - ys[k]));
+      sw += w[k], sx += w[k] * 0.25 * k, sy += w[k] * ys[k];
+    }
+    for (int k = 0; k < 5; k++) {
+      sxx += w[k] * (0.25 * k - sx / sw) * (0.25 * k - sx / sw);
+      sxy += w[k] * (0.25 * k - sx / sw) * (ys[k] - sy / sw);
+    }
+    double truth = sxy / sxx;
+    unsigned covered = 0;
+    for (unsigned t = 0; t < trials; t++) {
+      lcg_state = 5000 + t;
+      char *buf = NULL;
+      size_t len = 0;
+      FILE *f = open_memstream(&buf, &len);
+      for (int k = 0; k < 5; k++)
+        for (unsigned i = 0; i < (k ? per : base); i++) {
+          double visits = round(65 * (1 + 0.1 * noise()));
+          double rate = 6.5e-7 / (1 - ys[k]); /* visits per ns */
+          double dur = visits / rate * (1 + spread[k] * noise());
+          fprintf(f,
+                  "experiment\tselected=e.c:1\tspeedup=%.2f\tduration=%.0f\n"
+                  "throughput-point\tname=p\tdelta=%.0f\n",
+                  0.25 * k, dur, visits);
+        }
+      fclose(f);
+      struct fixture c;
+      fixture_init(&c);
+      c.o.replicates = 300;
+      c.o.top = 0;
+      fixture_parse(&c, "curve.coz", buf);
+      fixture_analyse(&c);
+      free(buf);
+      const struct cr_row *r = find_row(&c, "e.c:1", "p");
+      if (r && r->slope_lo <= truth && truth <= r->slope_hi)
+        covered++;
+      fixture_free(&c);
+    }
+    printf("coverage of the true slope %.3f of a bent curve, %u experiments "
+           "per speedup, %u at the baseline: %u/%u\n",
+           truth, per, base, covered, trials);
+    CHECK(covered >= trials * 92 / 100);
   }
   return check_done("test_ci");
 }
