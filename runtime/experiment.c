@@ -188,9 +188,13 @@ static bool build_scope(void) {
 /* Little's law needs L, the time-averaged number of transactions in flight,
  * not its value at one instant: a snapshot at the experiment's end can lock
  * onto the program's own rhythm. While an experiment with latency points
- * runs, the profiler thread reads begin - end every 0.5-1.5 ms (jittered so
+ * runs, the profiler thread reads begin - end every 2.5-7.5 ms (jittered so
  * it cannot alias with periodic work) and keeps the sum; otherwise it just
- * sleeps to the deadline. */
+ * sleeps to the deadline. Each reading wakes the profiler thread, which on
+ * a machine the program keeps busy takes a CPU from one of its threads
+ * (two context switches): at 0.5-1.5 ms that was 2-3% of the latency
+ * program's time, and the experiments' spread of W was no smaller than at
+ * 5 ms (docs/results.md, "Overhead"). */
 static void observe_until(uint64_t deadline, size_t n, double *in_flight_sum,
                           uint64_t *snapshots) {
   bool any_latency = false;
@@ -212,7 +216,7 @@ static void observe_until(uint64_t deadline, size_t n, double *in_flight_sum,
     uint64_t now = coz_now_ns();
     if (now >= deadline || should_stop())
       return;
-    uint64_t step = 500000u + next_random() % 1000000u;
+    uint64_t step = 2500000u + next_random() % 5000000u;
     sleep_until(deadline - now < step ? deadline : now + step);
   }
 }
