@@ -41,6 +41,18 @@ static void analyse_text(struct fixture *f, const char *text) {
   fixture_analyse(f);
 }
 
+/* One profile of a coverage trial, analysed (and its text freed): the row
+ * of line e.c:1, point p, or NULL. */
+static const struct cr_row *analyse_trial(struct fixture *c, char *text) {
+  fixture_init(c);
+  c->o.replicates = 300;
+  c->o.top = 0;
+  fixture_parse(c, "trial.coz", text);
+  fixture_analyse(c);
+  free(text);
+  return find_row(c, "e.c:1", "p");
+}
+
 int main(void) {
   /* 3 experiments per speedup, then the same 3 plus 21 more. */
   struct fixture small, large;
@@ -127,14 +139,7 @@ int main(void) {
     unsigned covered = 0, trials = 200;
     for (unsigned t = 0; t < trials; t++) {
       struct fixture c;
-      char *text = synthetic(per, 1000 + t);
-      fixture_init(&c);
-      c.o.replicates = 300;
-      c.o.top = 0;
-      fixture_parse(&c, "cov.coz", text);
-      fixture_analyse(&c);
-      free(text);
-      const struct cr_row *r = find_row(&c, "e.c:1", "p");
+      const struct cr_row *r = analyse_trial(&c, synthetic(per, 1000 + t));
       if (r && at(r, 500)->lo <= 0.2 && 0.2 <= at(r, 500)->hi)
         covered++;
       fixture_free(&c);
@@ -187,13 +192,7 @@ int main(void) {
         }
       fclose(f);
       struct fixture c;
-      fixture_init(&c);
-      c.o.replicates = 300;
-      c.o.top = 0;
-      fixture_parse(&c, "curve.coz", buf);
-      fixture_analyse(&c);
-      free(buf);
-      const struct cr_row *r = find_row(&c, "e.c:1", "p");
+      const struct cr_row *r = analyse_trial(&c, buf);
       if (r && r->slope_lo <= truth && truth <= r->slope_hi)
         covered++;
       fixture_free(&c);
