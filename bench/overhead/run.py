@@ -24,6 +24,7 @@
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -42,26 +43,30 @@ GEN_PROGRAM = bl.REPO / "bench" / "startup" / "gen_program.py"
 
 
 class Program:
-    def __init__(self, name, plain, coz, env):
+    def __init__(self, name, plain, coz, env, coz022=None):
         self.name, self.plain, self.coz, self.env = name, plain, coz, env
+        self.coz022 = coz022  # the build for Coz 0.2.2, with --coz022
 
 
 def build_cpu(tc, src: Path, flavour, out: Path, defines=()):
     out.mkdir(parents=True, exist_ok=True)
     exe = out / (src.stem + "".join(d.replace("-D", "_").lower()
                                     for d in defines))
+    werror, libs = ["-Werror"], []
     if flavour == "plain":
         cmd = [tc.cc, "-I", str(bl.REPO / "include"), "-pthread"]
+    elif flavour == "coz022":  # Debian's coz.h (bl.build_case says why)
+        cmd, werror, libs = [tc.cc, "-gdwarf-4", "-pthread"], [], ["-ldl"]
     else:
         cmd = [str(tc.coz_cc)]
-    bl.run(cmd + ["-O2", "-g", "-std=c11", "-Wall", "-Wextra", "-Werror",
-                  *defines, str(src), "-o", str(exe)])
+    bl.run(cmd + ["-O2", "-g", "-std=c11", "-Wall", "-Wextra", *werror,
+                  *defines, str(src), "-o", str(exe), *libs])
     return exe
 
 
-def timed(exe, env, args=()):
+def timed(exe, env, args=(), wrap=(), cwd=None):
     t0 = time.monotonic()
-    p = bl.run([str(exe), *args], env=env, timed=True)
+    p = bl.run([*wrap, str(exe), *args], env=env, timed=True, cwd=cwd)
     return time.monotonic() - t0, p.stdout
 
 
@@ -70,10 +75,18 @@ def wall_ratios(programs, runs, scratch: Path):
     rows = []
     for prog in programs:
         order = ["plain", "off", "sampling", "on"]
+        if prog.coz022:
+            order.append("coz022")
         times = {b: [] for b in order}
         for r in range(runs):
             k = r % len(order)
             for build in order[k:] + order[:k]:  # rotate the order
+                if build == "coz022":  # Coz 0.2.2 as users run it
+                    times[build].append(timed(
+                        prog.coz022, dict(prog.env), cwd=scratch,
+                        wrap=("coz", "run", "-o", str(scratch / "c.coz"),
+                              "---"))[0])
+                    continue
                 exe = prog.plain if build == "plain" else prog.coz
                 env = dict(prog.env)
                 if build == "off":
@@ -93,10 +106,13 @@ def wall_ratios(programs, runs, scratch: Path):
                      "on_s": bl.median(times["on"]),
                      "off_ratio": ratio["off"],
                      "sampling_ratio": ratio["sampling"],
-                     "on_ratio": ratio["on"]})
+                     "on_ratio": ratio["on"],
+                     "coz022_ratio": ratio.get("coz022")})
         print(f"{prog.name:<20} plain {rows[-1]['plain_s']:7.3f}s  "
               f"off x{ratio['off']:.3f}  sampling x{ratio['sampling']:.3f}  "
-              f"on x{ratio['on']:.3f}", flush=True)
+              f"on x{ratio['on']:.3f}"
+              + (f"  Coz 0.2.2 x{ratio['coz022']:.3f}" if prog.coz022 else ""),
+              flush=True)
     return rows
 
 
@@ -218,6 +234,9 @@ def main():
                     help="niceness increment for the harness and everything "
                     "it runs (e.g. -20 as root, on a machine shared with "
                     "other work)")
+    ap.add_argument("--coz022", action="store_true",
+                    help="also time Debian's Coz 0.2.2 (`coz run ---`, "
+                    "coz-profiler) on each program, interleaved")
     ap.add_argument("--json", help="write the results as JSON here")
     args = ap.parse_args()
     bl.set_nice(args.nice)
@@ -225,6 +244,9 @@ def main():
     if args.runs < 5:
         bl.die("--runs must be at least 5")
     tc = bl.Toolchain(args.bin, args.cc, args.cxx)
+    if args.coz022 and not shutil.which("coz"):
+        bl.die("--coz022: coz (Debian's coz-profiler) is not installed: "
+               "apt-get install coz-profiler")
     work = Path(args.work) if args.work else tc.bin.parent / "bench-overhead"
     work.mkdir(parents=True, exist_ok=True)
     skip = set(filter(None, args.skip.split(",")))
@@ -239,12 +261,16 @@ def main():
         for case in CASES:
             programs.append(Program(
                 case.name, bl.build_case(tc, case, "plain", work / "plain"),
-                bl.build_case(tc, case, "coz", work / "coz"), env))
+                bl.build_case(tc, case, "coz", work / "coz"), env,
+                bl.build_case(tc, case, "coz022", work / "coz022")
+                if args.coz022 else None))
         for src in CPU_PROGRAMS:
             path = HERE / "programs" / src
             programs.append(Program(
                 path.stem, build_cpu(tc, path, "plain", work / "plain"),
-                build_cpu(tc, path, "coz", work / "coz"), env))
+                build_cpu(tc, path, "coz", work / "coz"), env,
+                build_cpu(tc, path, "coz022", work / "coz022")
+                if args.coz022 else None))
         with tempfile.TemporaryDirectory() as scratch:
             rows = wall_ratios(programs, args.runs, Path(scratch))
         result["wall"] = rows
@@ -256,6 +282,12 @@ def main():
             r["sampling_ratio"] - 1 for r in rows)
         print(f"mean overhead: profiling on {100 * statistics.mean(on):+.1f}%, "
               f"off {100 * statistics.mean(off):+.1f}%")
+        if args.coz022:
+            coz = [r["coz022_ratio"] - 1 for r in rows]
+            result["mean_coz022_overhead"] = statistics.mean(coz)
+            print(f"Coz 0.2.2: {100 * statistics.mean(coz):+.1f}% mean; "
+                  f"coz-cc below it on {sum(r['on_ratio'] < r['coz022_ratio'] for r in rows)} "
+                  f"of {len(rows)} programs")
     if "visit" not in skip:
         result["visit"] = progress_cost(tc, work / "visit", args.runs)
     if "startup" not in skip:
