@@ -115,14 +115,6 @@ static double chi2_draw(struct rng *r, double df) {
   return df > 0 ? 2 * gamma_draw(r, df / 2) : 0;
 }
 
-/* The value of measure m in one replicate. The moderated variance
- * s2 = (df kappa + df_prior kappa_prior) / (df + df_prior) is uncertain
- * itself: each replicate draws it as s2 (df + df_prior) / chi2 with a
- * chi-square of df + df_prior degrees of freedom (so each point's interval
- * is a t interval with those), made of prior_chi2, drawn once per
- * replicate and shared by every speedup of the row (they all lean on the
- * same pooled estimate: independent draws would average its error away in
- * the slope), plus one of the measure's own df. */
 /* The visits (arrivals for latency) that weigh measure m in the fits.
  * Replicates keep them as counted: the rate's noise is mostly the
  * experiments' effective durations (a speedup of 100% on the pipeline:
@@ -136,6 +128,14 @@ static double counted(enum cr_point_kind kind, const struct cr_measure *m) {
   return (double)(kind == CR_LATENCY ? m->arrivals : m->delta);
 }
 
+/* The value of measure m in one replicate. The moderated variance
+ * s2 = (df kappa + df_prior kappa_prior) / (df + df_prior) is uncertain
+ * itself: each replicate draws it as s2 (df + df_prior) / chi2 with a
+ * chi-square of df + df_prior degrees of freedom (so each point's interval
+ * is a t interval with those), made of prior_chi2, drawn once per
+ * replicate and shared by every speedup of the row (they all lean on the
+ * same pooled estimate: independent draws would average its error away in
+ * the slope), plus one of the measure's own df. */
 static double redraw(enum cr_point_kind kind, const struct cr_measure *m,
                      double prior_chi2, struct rng *r) {
   double v = counted(kind, m);
