@@ -125,11 +125,16 @@ def build_lib(tc: Toolchain, out_dir: Path) -> Path:
     return lib
 
 
+# The flags of a build for Debian's Coz 0.2.2 (`coz run ---`): it reads
+# DWARF 4 only, and its coz.h finds its runtime with dlsym. That header
+# draws warnings, so these builds go without -Werror.
+COZ022_FLAGS = ["-gdwarf-4", "-pthread", "-ldl"]
+
+
 def build_case(tc: Toolchain, case, flavour: str, out_dir: Path,
                extra_flags=()) -> Path:
     """Builds one case. flavour: 'plain' (clang -O2), 'coz' (coz-cc -O2) or
-    'coz022' (clang -O2 -gdwarf-4 with Debian's coz.h, for Coz 0.2.2's
-    `coz run`; its header draws warnings, so no -Werror)."""
+    'coz022' (clang -O2 with COZ022_FLAGS and Debian's coz.h)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     src = CASES_DIR / case.source
     exe = out_dir / case.name
@@ -139,7 +144,7 @@ def build_case(tc: Toolchain, case, flavour: str, out_dir: Path,
         flags = ["-I", str(REPO / "include"), "-pthread"]
     elif flavour == "coz022":
         compiler = tc.cxx if case.cxx else tc.cc
-        flags, werror = ["-gdwarf-4", "-pthread", "-ldl"], []
+        flags, werror = COZ022_FLAGS, []
     else:
         compiler = str(tc.coz_cxx if case.cxx else tc.coz_cc)
         flags = []

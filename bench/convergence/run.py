@@ -47,8 +47,8 @@ def build(tc, src, work):
     coz = work / (src.stem + ".coz")
     base = ["-O2", "-std=c11", "-Wall", "-Wextra", str(src), "-pthread"]
     bl.run([str(tc.coz_cc), "-g", *base, "-o", str(ours)])
-    # Coz needs DWARF 4 and its own coz.h (Debian's, in /usr/include).
-    bl.run([tc.cc, "-g", "-gdwarf-4", *base, "-ldl", "-o", str(coz)])
+    # Coz 0.2.2 with its own coz.h (Debian's, in /usr/include)
+    bl.run([tc.cc, "-g", *bl.COZ022_FLAGS, *base, "-o", str(coz)])
     return ours, coz
 
 

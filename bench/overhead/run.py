@@ -52,15 +52,15 @@ def build_cpu(tc, src: Path, flavour, out: Path, defines=()):
     out.mkdir(parents=True, exist_ok=True)
     exe = out / (src.stem + "".join(d.replace("-D", "_").lower()
                                     for d in defines))
-    werror, libs = ["-Werror"], []
+    werror = ["-Werror"]
     if flavour == "plain":
         cmd = [tc.cc, "-I", str(bl.REPO / "include"), "-pthread"]
-    elif flavour == "coz022":  # Debian's coz.h (bl.build_case says why)
-        cmd, werror, libs = [tc.cc, "-gdwarf-4", "-pthread"], [], ["-ldl"]
+    elif flavour == "coz022":  # Debian's coz.h
+        cmd, werror = [tc.cc, *bl.COZ022_FLAGS], []
     else:
         cmd = [str(tc.coz_cc)]
     bl.run(cmd + ["-O2", "-g", "-std=c11", "-Wall", "-Wextra", *werror,
-                  *defines, str(src), "-o", str(exe), *libs])
+                  *defines, str(src), "-o", str(exe)])
     return exe
 
 
