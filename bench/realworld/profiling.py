@@ -151,26 +151,48 @@ def _records(profile: Path):
         yield fields[0], dict(f.split("=", 1) for f in fields[1:] if "=" in f)
 
 
-def line_samples(profile: Path, location_suffix: str, point: str):
-    """(samples in the line, visits of the point) summed over the runs of
-    one of our profiles (`samples` and `runtime point=` records)."""
-    samples = visits = 0
+def line_samples(profile: Path, location_suffix: str, point: str,
+                 region=None):
+    """(samples in the line, visits of the point, samples in the region)
+    summed over the runs of one of our profiles (`samples` and `runtime
+    point=` records). region: (file suffix, line range or None for the
+    whole file), or None."""
+    samples = visits = in_region = 0
     for kind, rec in _records(profile):
-        if kind == "samples" and rec.get("location", "").endswith(
-                "/" + location_suffix):
-            samples += int(rec["count"])
+        loc = rec.get("location", "")
+        if kind == "samples":
+            if loc.endswith("/" + location_suffix):
+                samples += int(rec["count"])
+            if region:
+                path, _, line = loc.rpartition(":")
+                if path.endswith("/" + region[0]) and (
+                        region[1] is None or int(line) in region[1]):
+                    in_region += int(rec["count"])
         elif kind == "runtime" and rec.get("point") == point:
             visits += int(rec["visits"])
-    return samples, visits
+    return samples, visits, in_region
+
+
+def _speedup_ci(ratio, spread):
+    return [1 - ratio * math.exp(1.96 * spread),
+            1 - ratio * math.exp(-1.96 * spread)]
 
 
 def line_cost(runs: dict, locations: dict, point: str, rounds, lock,
-              period_ns):
+              period_ns, regions=None):
     """The line's CPU time per visit of the progress point (per unit of
     work), before and after the change: {"before", "after"} builds run
     interleaved with sampling on and no virtual speedup, the line's samples
     times the period over the point's visits. The line speedup is
-    1 - after/before, its interval from the Poisson counts."""
+    1 - after/before, its interval from the Poisson counts.
+
+    regions ({"before", "after"}: see line_samples): when the change also
+    adds or alters other lines (new code beside the line, work moved), the
+    line alone overstates what it saved. The line speedup is then the
+    region's saving over the line's cost before, (R_before - R_after) /
+    L_before: the speedup of the line alone that removes as much time per
+    visit as the change did (the line's own figure is kept as
+    line_only_speedup)."""
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         profiles = {k: Path(tmp) / f"{k}.coz" for k in runs}
@@ -181,11 +203,17 @@ def line_cost(runs: dict, locations: dict, point: str, rounds, lock,
                                      COZ_QUIET="1",
                                      COZ_FIXED_SPEEDUP="0").run()
         for k in runs:
-            n, visits = line_samples(profiles[k], locations[k], point)
+            region = regions[k] if regions else None
+            n, visits, rn = line_samples(profiles[k], locations[k], point,
+                                         region)
+            per = period_ns / visits if visits else float("nan")
             out[k] = {"location": locations[k], "samples": n,
-                      "visits": visits,
-                      "ns_per_visit": n * period_ns / visits if visits else
-                      float("nan")}
+                      "visits": visits, "ns_per_visit": n * per}
+            if region:
+                out[k]["region"] = {
+                    "file": region[0], "samples": rn, "ns_per_visit": rn * per,
+                    "lines": [region[1].start, region[1].stop - 1]
+                    if region[1] else None}
     b, a = out["before"], out["after"]
     ratio = a["ns_per_visit"] / b["ns_per_visit"] if b["samples"] else \
         float("nan")
@@ -193,8 +221,19 @@ def line_cost(runs: dict, locations: dict, point: str, rounds, lock,
     spread = math.sqrt(1 / b["samples"] + 1 / max(a["samples"], 1)) \
         if b["samples"] else float("nan")
     out["line_speedup"] = 1 - ratio
-    out["line_speedup_ci"] = [1 - ratio * math.exp(1.96 * spread),
-                              1 - ratio * math.exp(-1.96 * spread)]
+    out["line_speedup_ci"] = _speedup_ci(ratio, spread)
+    if regions and b["samples"]:
+        rb, ra = b["region"], a["region"]
+        s = (rb["ns_per_visit"] - ra["ns_per_visit"]) / b["ns_per_visit"]
+        # the saving's Poisson spread, over the line's cost, and the
+        # line's own relative spread
+        sd = math.sqrt(
+            (rb["samples"] + ra["samples"]) / b["samples"] ** 2 +
+            s * s / b["samples"])
+        out["line_only_speedup"] = out["line_speedup"]
+        out["line_only_speedup_ci"] = out["line_speedup_ci"]
+        out["line_speedup"] = s
+        out["line_speedup_ci"] = [s - 1.96 * sd, s + 1.96 * sd]
     out["rounds"] = rounds
     return out
 

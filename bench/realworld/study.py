@@ -66,11 +66,14 @@ class Change:
     """A source change (patches/PATCH, applied with patch -p1 in the
     source tree) and the line it speeds up: `before(build)` and
     `after(build)` give its file:line in a build without and with the
-    change (`after` None: the line's code is gone)."""
+    change (`after` None: the line's code is gone). `region(build)`, when
+    the change adds code beside the line: (file name, line range, or None
+    for the whole file) whose cost says what the change saved
+    (profiling.line_cost)."""
 
-    def __init__(self, name, patch, what, before, after):
+    def __init__(self, name, patch, what, before, after, region=None):
         self.name, self.patch, self.what = name, patch, what
-        self.before, self.after = before, after
+        self.before, self.after, self.region = before, after, region
 
 
 class Build:
@@ -317,15 +320,17 @@ class Study:
 
     def step_linecost(self, k):
         c = self.p.changes[k - 1]
-        before = c.before(self.builds[f"coz-{k - 1}"])
-        after = c.after(self.builds[f"coz-{k}"])
+        old, new = self.builds[f"coz-{k - 1}"], self.builds[f"coz-{k}"]
+        before, after = c.before(old), c.after(new)
+        regions = {"before": c.region(old), "after": c.region(new)} \
+            if c.region else None
         print(f"linecost: {before} vs {after}", flush=True)
         cost = profiling.line_cost(
             {"before": self.load(f"coz-{k - 1}", **self.coz_env),
              "after": self.load(f"coz-{k}", **self.coz_env)},
             {"before": before, "after": after}, self.point(),
             self.args.linecost_rounds, self.lock,
-            bl.DEFAULT_PERIOD_US * 1000)
+            bl.DEFAULT_PERIOD_US * 1000, regions)
         self.change_results(k)["linecost" + self.suffix] = cost
 
     def step_predict(self, k):
@@ -447,6 +452,12 @@ def _print_change(name, r):
               f"{_ci(lc['line_speedup_ci'])} ({lc['before']['location']}: "
               f"{lc['before']['ns_per_visit']:.1f} -> "
               f"{lc['after']['ns_per_visit']:.1f} ns per visit)")
+        if "region" in lc["before"]:
+            rb, ra = lc["before"]["region"], lc["after"]["region"]
+            print(f"  from the region {rb['file']} {rb['lines'] or ''}: "
+                  f"{rb['ns_per_visit']:.1f} -> {ra['ns_per_visit']:.1f} ns "
+                  f"per visit; the line alone: "
+                  f"{_pct(lc['line_only_speedup'])}")
     if "predict" in r:
         pr = r["predict"]
         print(f"predicted at {pr['s_pct']}%: {_pct(pr['predicted'])}"
