@@ -6,7 +6,7 @@ profiling on / Coz 0.2.2 (`coz run ---`), interleaved round by round with a
 rotating order; each ratio is the median over rounds of the variant's wall
 time over the plain build's in the same round, with its 95% interval.
 
-    bench/overhead/realworld.py --bin build/bin [--programs sqlite,pbzip2]
+    bench/overhead/realworld.py --bin build/bin [--programs sqlite,pbzip2,leveldb]
         [--rounds 10] [--lock FILE] [--nice -20] [--json out.json]
 
 The study options (--work, --scratch, --jobs) are bench/realworld/study.py's.
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "realworld"))
 import study  # noqa: E402
 import benchlib as bl  # noqa: E402
 
-PROGRAMS = {"sqlite": "Sqlite", "pbzip2": "Pbzip2"}
+PROGRAMS = {"sqlite": "Sqlite", "pbzip2": "Pbzip2", "leveldb": "Leveldb"}
 
 
 def main():
