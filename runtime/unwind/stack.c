@@ -90,13 +90,14 @@ bool coz_stack_read(struct coz_stack_view *v, uint64_t addr, uint64_t *out) {
     return false;
   if (v->mem) {
     memcpy(out, v->mem + (addr - v->lo), 8);
-    return true;
+  } else {
+    /* Checked: a word must lie within one window (aligned words do). */
+    uint64_t off = addr & (COZ_STACK_WINDOW - 1);
+    if (off > COZ_STACK_WINDOW - 8 || !load_window(v, addr))
+      return false;
+    memcpy(out, v->window + off, 8);
   }
-  /* Checked: a word must lie within one window (aligned words do). */
-  uint64_t off = addr & (COZ_STACK_WINDOW - 1);
-  if (off > COZ_STACK_WINDOW - 8 || !load_window(v, addr))
-    return false;
-  memcpy(out, v->window + off, 8);
+  COZ_UNTRUSTED_DEFINED(out, 8);
   return true;
 }
 

@@ -56,6 +56,23 @@ void coz_stack_view_at(struct coz_stack_view *v, uint64_t sp, uint64_t own_lo,
  * own stack is known, sp lies in it and the view is elsewhere. */
 bool coz_stack_view_to_own(struct coz_stack_view *v, uint64_t sp);
 
+/* Declares n bytes at p defined to valgrind's memcheck (a no-op
+ * natively, and when valgrind's headers were absent at build time). The
+ * interrupted code's registers and stack words are untrusted by design and
+ * checked before any use, but some were never written by the program (rbp
+ * in code without frame pointers, a slot below a frame): memcheck would
+ * report each check as a jump on an uninitialised value, and a project
+ * whose tests run under valgrind would fail for the profiler's sake. */
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define COZ_UNTRUSTED_DEFINED(p, n) ((void)VALGRIND_MAKE_MEM_DEFINED((p), (n)))
+#endif
+#endif
+#ifndef COZ_UNTRUSTED_DEFINED
+#define COZ_UNTRUSTED_DEFINED(p, n) ((void)(p), (void)(n))
+#endif
+
 /* Reads the 8-byte word at addr; false (and nothing read) when any of its
  * bytes lies outside the view or is not readable. */
 bool coz_stack_read(struct coz_stack_view *v, uint64_t addr, uint64_t *out);

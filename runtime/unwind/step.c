@@ -131,18 +131,20 @@ enum coz_unwind_result coz_unwind_step(struct coz_unwind_regs *regs,
 struct coz_unwind_regs coz_unwind_regs_of(const void *ucontext) {
   const ucontext_t *uc = ucontext;
 #if defined(__x86_64__)
-  return (struct coz_unwind_regs){(uint64_t)uc->uc_mcontext.gregs[REG_RIP],
-                                  (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
-                                  (uint64_t)uc->uc_mcontext.gregs[REG_RBP],
-                                  true, false};
+  struct coz_unwind_regs r = {(uint64_t)uc->uc_mcontext.gregs[REG_RIP],
+                              (uint64_t)uc->uc_mcontext.gregs[REG_RSP],
+                              (uint64_t)uc->uc_mcontext.gregs[REG_RBP], true,
+                              false};
 #elif defined(__aarch64__)
-  return (struct coz_unwind_regs){
-      (uint64_t)uc->uc_mcontext.pc, (uint64_t)uc->uc_mcontext.sp,
-      (uint64_t)uc->uc_mcontext.regs[29], true, false};
+  struct coz_unwind_regs r = {(uint64_t)uc->uc_mcontext.pc,
+                              (uint64_t)uc->uc_mcontext.sp,
+                              (uint64_t)uc->uc_mcontext.regs[29], true, false};
 #else
   (void)uc;
-  return (struct coz_unwind_regs){0, 0, 0, false, false};
+  struct coz_unwind_regs r = {0, 0, 0, false, false};
 #endif
+  COZ_UNTRUSTED_DEFINED(&r, sizeof r); /* the interrupted code's (stack.h) */
+  return r;
 }
 
 /* The x86-64 and AArch64 frame records alike: [bp] the caller's bp, then
