@@ -1,5 +1,5 @@
 /* uninit_rbp.c: for runtime.valgrind. A hot loop outside the profiled
- * scope (the test scopes this file only; the loop is uninit_rbp.S) whose
+ * scope (the test scopes this file only; the loop: uninit_rbp.S) whose
  * unwinding ends in a frame-pointer walk from a word the program never
  * wrote, a value valgrind's memcheck calls undefined (as the dynamic
  * loader's saved rbp was when CI failed). The runtime checks such words
