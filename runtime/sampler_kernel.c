@@ -102,12 +102,12 @@ void coz_perf_kernel_start(struct coz_sampler_thread *s) {
 /* Opens the thread's event, from the thread itself (its sample handler or
  * an I/O call: system calls only), once its user-mode samples show that it
  * spends time in the kernel (coz_kernel_ring_due). The event's timer
- * interrupts the thread every period in user mode too (~1% of the CPU time at the default period on
- * this project's VM, more at shorter ones: a line sampled every 100 us
- * took 9-14% more samples), so a thread that stays in user mode never
- * pays for it, nor a short-lived one for the mapping (~40 us of a thread's
- * start and exit, measured). The kernel time before the event opens is
- * not sampled. */
+ * interrupts the thread every period in user mode too (~1% of the CPU
+ * time at the default period on this project's VM, more at shorter ones:
+ * a line sampled every 100 us took 9-14% more samples), so a thread that
+ * stays in user mode never pays for it, nor a short-lived one for the
+ * mapping (~40 us of a thread's start and exit, measured). The kernel time
+ * before the event opens is not sampled. */
 static void open_event(struct coz_sampler_thread *s) {
   s->kwanted = false;
   pid_t tid = coz_gettid();

@@ -173,10 +173,6 @@ def line_samples(profile: Path, location_suffix: str, point: str,
     return samples, visits, in_region
 
 
-def _speedup_ci(ratio, spread):
-    return [1 - ratio * math.exp(1.96 * spread),
-            1 - ratio * math.exp(-1.96 * spread)]
-
 
 def line_cost(runs: dict, locations: dict, point: str, rounds, lock,
               period_ns, regions=None):
@@ -221,7 +217,8 @@ def line_cost(runs: dict, locations: dict, point: str, rounds, lock,
     spread = math.sqrt(1 / b["samples"] + 1 / max(a["samples"], 1)) \
         if b["samples"] else float("nan")
     out["line_speedup"] = 1 - ratio
-    out["line_speedup_ci"] = _speedup_ci(ratio, spread)
+    out["line_speedup_ci"] = [1 - ratio * math.exp(1.96 * spread),
+                              1 - ratio * math.exp(-1.96 * spread)]
     if regions and b["samples"]:
         rb, ra = b["region"], a["region"]
         s = (rb["ns_per_visit"] - ra["ns_per_visit"]) / b["ns_per_visit"]
