@@ -240,9 +240,10 @@ static void decide_drop(struct cr_row *row, unsigned min_points) {
 static int finish_row(struct cr_row *row, const struct cr_options *o,
                       uint64_t seed) {
   double base = row->m[0].value;
-  double *ys = malloc(2 * row->n_m * sizeof *ys), *ws = ys + row->n_m;
+  double *ys = malloc(3 * row->n_m * sizeof *ys);
   if (!ys)
     return -1;
+  double *ws = ys + row->n_m, *log_var = ws + row->n_m;
   row->max = -INFINITY;
   row->min = INFINITY;
   for (size_t i = 0; i < row->n_m; i++) {
@@ -253,12 +254,17 @@ static int finish_row(struct cr_row *row, const struct cr_options *o,
     m->weight = m->valid ? cr_point_weight(visits, m->value / base) : 0;
     ws[i] = m->weight;
     ys[i] = m->y;
+    log_var[i] = m->valid ? cr_measure_log_var(row->kind, m) : 0;
     if (m->valid) {
       row->max = fmax(row->max, m->y);
       row->min = fmin(row->min, m->y);
     }
   }
   row->slope = cr_fit_slope(row->m, row->n_m, ys, ws);
+  row->slope_se = isnan(row->slope)
+                      ? NAN
+                      : cr_fit_slope_se(row->m, row->n_m, ys, ws, log_var,
+                                        row->phase_factor);
   for (int k = 0; k < CR_PRED_N; k++)
     row->pred[k] = cr_fit_at(row->m, row->n_m, ys, ws, cr_pred_permille[k]);
   free(ys);

@@ -2,8 +2,8 @@
  * and how sure that is. Two views of certainty:
  *
  * - Stability: the ranking of every prefix of the profile's experiments (in
- *   the order they were run, file by file) at steps of a tenth, point
- *   estimates only; the top k has been stable over the last N experiments
+ *   the order they were run, file by file) at steps of a tenth, without a
+ *   bootstrap (every ranking's key is analytic, rank.c); the top k has been stable over the last N experiments
  *   when every prefix from E - N on ranks the same top k in the same order.
  * - Separation: a rank is settled when its slope's 95% interval overlaps no
  *   other row's. Otherwise, intervals shrink as 1/sqrt(experiments), and
@@ -36,7 +36,7 @@ static int stability(const struct cr_profile *p, const struct cr_options *o,
                      const struct cr_result *whole, unsigned k,
                      size_t *stable) {
   struct cr_options quick = *o;
-  quick.replicates = 0; /* point estimates only */
+  quick.replicates = 0; /* the keys need no bootstrap */
   struct cr_profile prefix = *p;
   size_t e = p->n_experiments;
   *stable = 0;

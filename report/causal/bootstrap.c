@@ -128,30 +128,48 @@ static double counted(enum cr_point_kind kind, const struct cr_measure *m) {
   return (double)(kind == CR_LATENCY ? m->arrivals : m->delta);
 }
 
-/* The value of measure m in one replicate. The moderated variance
- * s2 = (df kappa + df_prior kappa_prior) / (df + df_prior) is uncertain
- * itself: each replicate draws it as s2 (df + df_prior) / chi2 with a
- * chi-square of df + df_prior degrees of freedom (so each point's interval
- * is a t interval with those), made of prior_chi2, drawn once per
+/* The moderated relative variance of m's value over its duration,
+ * s2 / duration with s2 = (df kappa + df_prior kappa_prior) /
+ * (df + df_prior), and its degrees of freedom df + df_prior; -1 when there
+ * is no spread to go by (one experiment in all). */
+static double moderated_var(const struct cr_measure *m, double *df) {
+  *df = m->df + m->df_prior;
+  if (!(*df > 0) || !(m->duration > 0))
+    return -1;
+  return (m->df * m->kappa + m->df_prior * m->kappa_prior) / *df / m->duration;
+}
+
+/* A rate counted from v visits is never known better than counting noise
+ * allows, whatever two close experiments suggest; with no spread to go by,
+ * counting noise is all there is. */
+static double floor_counting(double var, double v) {
+  return v > 0 && var < 1 / v ? 1 / v : fmax(var, 0);
+}
+
+double cr_measure_log_var(enum cr_point_kind kind, const struct cr_measure *m) {
+  double df, var = moderated_var(m, &df);
+  /* The variance of a t variate with df degrees of freedom, df / (df - 2),
+   * where it is finite: what redraw's chi-square adds on average. */
+  if (var > 0 && df > 2)
+    var *= df / (df - 2);
+  return floor_counting(var, counted(kind, m));
+}
+
+/* The value of measure m in one replicate. The moderated variance (above)
+ * is uncertain itself: each replicate draws it as s2 (df + df_prior) / chi2
+ * with a chi-square of df + df_prior degrees of freedom (so each point's
+ * interval is a t interval with those), made of prior_chi2, drawn once per
  * replicate and shared by every speedup of the row (they all lean on the
  * same pooled estimate: independent draws would average its error away in
  * the slope), plus one of the measure's own df. */
 static double redraw(enum cr_point_kind kind, const struct cr_measure *m,
                      double prior_chi2, struct rng *r) {
-  double v = counted(kind, m);
-  double df = m->df + m->df_prior, var;
-  if (df > 0 && m->duration > 0) {
-    double s2 = (m->df * m->kappa + m->df_prior * m->kappa_prior) / df;
+  double df, var = moderated_var(m, &df);
+  if (var >= 0) {
     double chi2 = prior_chi2 + chi2_draw(r, m->df);
-    var = chi2 > 0 ? s2 * df / chi2 / m->duration : 0;
-  } else {
-    /* No spread to go by (one experiment in all): counting noise. */
-    var = v > 0 ? 1 / v : 0;
+    var = chi2 > 0 ? var * df / chi2 : 0;
   }
-  /* A rate counted from v visits is never known better than counting
-   * noise allows, whatever two close experiments suggest. */
-  if (v > 0 && var < 1 / v)
-    var = 1 / v;
+  var = floor_counting(var, counted(kind, m));
   double f = exp(sqrt(var) * std_normal(r));
   /* Throughput noise is on the rate, the value is its inverse. */
   return kind == CR_THROUGHPUT ? m->value / f : m->value * f;

@@ -12,6 +12,9 @@ void cr_measure_noise(enum cr_point_kind kind, const struct cr_exp_obs *obs,
  * degrees of freedom, as a prior (fills kappa_prior, df_prior). */
 void cr_measure_moderate(struct cr_measure *m, double kappa_pool,
                          double df_pool);
+/* The variance of the log of m's value that the replicates draw, on
+ * average: its moderated noise, floored at counting noise. */
+double cr_measure_log_var(enum cr_point_kind kind, const struct cr_measure *m);
 /* Fills lo/hi of every measure, slope and predictions. A pooled
  * baseline's replicates must have been drawn (cr_pool_bootstrap, with the
  * same number of replicates). */

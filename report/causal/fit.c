@@ -5,36 +5,78 @@
 #include "fit.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 const int cr_pred_permille[CR_PRED_N] = {250, 500, 1000};
+
+static bool used(const struct cr_measure *m, const double *ys, const double *ws,
+                 size_t i) {
+  return m[i].valid && !isnan(ys[i]) && ws[i] > 0;
+}
+
+/* The weighted mean of the used points' x (line speedup, 0..1) and their
+ * weighted sum of squares about it; false when fewer than two are used. */
+static bool x_spread(const struct cr_measure *m, size_t n, const double *ys,
+                     const double *ws, double *mx, double *sxx) {
+  double sw = 0, sx = 0;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    if (used(m, ys, ws, i)) {
+      sw += ws[i];
+      sx += ws[i] * (m[i].speedup / 1000.0);
+      k++;
+    }
+  if (k < 2 || !(sw > 0) || !isfinite(sw))
+    return false;
+  *mx = sx / sw;
+  *sxx = 0;
+  for (size_t i = 0; i < n; i++)
+    if (used(m, ys, ws, i)) {
+      double dx = m[i].speedup / 1000.0 - *mx;
+      *sxx += ws[i] * dx * dx;
+    }
+  return *sxx > 0;
+}
 
 /* Weighted least squares, each point weighted by its precision (ws[i],
  * cr_point_weight): one experiment with few visits, or a stalled one with a
  * very long period, cannot swing the ranking. */
 double cr_fit_slope(const struct cr_measure *m, size_t n, const double *ys,
                     const double *ws) {
-  double sw = 0, sx = 0, sy = 0;
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!m[i].valid || isnan(ys[i]) || !(ws[i] > 0))
-      continue;
-    sw += ws[i];
-    sx += ws[i] * (m[i].speedup / 1000.0);
-    sy += ws[i] * ys[i];
-    k++;
-  }
-  if (k < 2 || !(sw > 0) || !isfinite(sw))
+  double mx, sxx, sw = 0, sy = 0, sxy = 0;
+  if (!x_spread(m, n, ys, ws, &mx, &sxx))
     return NAN;
-  double mx = sx / sw, my = sy / sw, sxx = 0, sxy = 0;
-  for (size_t i = 0; i < n; i++) {
-    if (!m[i].valid || isnan(ys[i]) || !(ws[i] > 0))
-      continue;
-    double dx = m[i].speedup / 1000.0 - mx;
-    sxx += ws[i] * dx * dx;
-    sxy += ws[i] * dx * (ys[i] - my);
-  }
-  double slope = sxx > 0 ? sxy / sxx : NAN;
+  for (size_t i = 0; i < n; i++)
+    if (used(m, ys, ws, i)) {
+      sw += ws[i];
+      sy += ws[i] * ys[i];
+    }
+  double my = sy / sw;
+  for (size_t i = 0; i < n; i++)
+    if (used(m, ys, ws, i))
+      sxy += ws[i] * (m[i].speedup / 1000.0 - mx) * (ys[i] - my);
+  double slope = sxy / sxx;
   return isfinite(slope) ? slope : NAN;
+}
+
+/* The slope is sum c_i y_i with c_i = w_i (x_i - mean x) / Sxx, and
+ * y_i = f (1 - v_i / v_0), f the phase factor and v_0 the baseline's value
+ * (m[0]): a relative error e_i on v_i moves y_i by -(f - y_i) e_i, and one
+ * on v_0 moves every y_i by (f - y_i) e_0. The delta method sums those
+ * variances; the weights are taken as fixed, as the slope's own. */
+double cr_fit_slope_se(const struct cr_measure *m, size_t n, const double *ys,
+                       const double *ws, const double *log_var, double f) {
+  double mx, sxx, own = 0, via_base = 0;
+  if (!x_spread(m, n, ys, ws, &mx, &sxx))
+    return NAN;
+  for (size_t i = 1; i < n; i++)
+    if (used(m, ys, ws, i)) {
+      double c = ws[i] * (m[i].speedup / 1000.0 - mx) / sxx * (f - ys[i]);
+      own += c * c * log_var[i];
+      via_base += c;
+    }
+  double se = sqrt(own + via_base * via_base * log_var[0]);
+  return isfinite(se) ? se : NAN;
 }
 
 /* Half-width of the local fit's window and its kernel's bandwidth, in

@@ -17,6 +17,12 @@ extern const int cr_pred_permille[CR_PRED_N];
  * weight (cr_point_weight). */
 double cr_fit_slope(const struct cr_measure *m, size_t n, const double *ys,
                     const double *ws);
+/* The standard error of cr_fit_slope by the delta method, without a
+ * bootstrap: m[0] is the baseline, log_var[i] the variance of the log of
+ * m[i].value (cr_measure_log_var), f the row's phase factor; NAN when the
+ * slope has none. */
+double cr_fit_slope_se(const struct cr_measure *m, size_t n, const double *ys,
+                       const double *ws, const double *log_var, double f);
 double cr_fit_at(const struct cr_measure *m, size_t n, const double *ys,
                  const double *ws, int permille);
 

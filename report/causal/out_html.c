@@ -107,9 +107,9 @@ static void write_row(FILE *f, const struct cr_report *rep,
   const char *loc = rep->p->lines[row->line].name;
   const char *point = rep->p->points[row->point].name;
   fprintf(f, "<section class=\"row\" id=\"row-%zu\"", rank);
-  attr_num(f, "slope", row->slope);
-  attr_num(f, "max", row->max);
-  attr_num(f, "min", row->min);
+  for (int s = 0; s < CR_SORT_N; s++)
+    attr_num(f, cr_sort_name((enum cr_sort)s),
+             cr_sort_key(row, (enum cr_sort)s));
   fputs(" data-name=\"", f);
   cr_html_escape(f, loc);
   fputs(" ", f);
@@ -163,12 +163,12 @@ int cr_write_html(FILE *f, const struct cr_report *rep) {
   fprintf(f, ": %u run%s, %zu experiments, %zu plot%s.</p>", r->runs,
           r->runs == 1 ? "" : "s", rep->p->n_experiments, r->n_rows,
           r->n_rows == 1 ? "" : "s");
-  static const char *labels[3] = {"slope", "max speedup", "min speedup"};
   fputs("<div>Sort by ", f);
-  for (int s = 0; s < 3; s++)
+  for (int s = 0; s < CR_SORT_N; s++)
     fprintf(f, "<button type=\"button\" data-sort=\"%s\"%s>%s</button>",
             cr_sort_name((enum cr_sort)s),
-            (enum cr_sort)s == r->sort ? " class=\"on\"" : "", labels[s]);
+            (enum cr_sort)s == r->sort ? " class=\"on\"" : "",
+            cr_sort_label((enum cr_sort)s));
   fputs("</div><p class=\"legend\">Blue: measured program speedup per "
         "line speedup, with its 95% confidence band. Dashed orange: the "
         "prediction curve (neighbouring speedups pooled).</p></header>\n"

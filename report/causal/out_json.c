@@ -47,6 +47,7 @@ static json_t *row_json(const struct cr_report *rep, const struct cr_row *row,
   }
   json_object_set_new(o, "slope", num(row->slope));
   json_object_set_new(o, "slope_ci", pair(row->slope_lo, row->slope_hi));
+  json_object_set_new(o, "slope_se", num(row->slope_se));
   json_object_set_new(o, "max", num(row->max));
   json_object_set_new(o, "min", num(row->min));
   json_object_set_new(o, "contention", json_boolean(row->contention));

@@ -139,7 +139,7 @@ int cr_write_text(FILE *f, const struct cr_report *rep) {
     return 0;
   }
   fprintf(f, "%zu line%s plotted, ranked by %s\n", r->n_rows,
-          r->n_rows == 1 ? "" : "s", cr_sort_name(r->sort));
+          r->n_rows == 1 ? "" : "s", cr_sort_label(r->sort));
   size_t wl = 4, wp = 5;
   for (size_t i = 0; i < r->n_rows; i++) {
     size_t a = columns(p->lines[r->rows[i].line].name);

@@ -1,16 +1,23 @@
-/* rank.c: orders rows by one of the three rankings. */
+/* rank.c: orders rows by one of the rankings. */
 #include "rank.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const sort_names[] = {"slope", "max", "min"};
+static const char *const sort_names[CR_SORT_N] = {"lower", "slope", "max",
+                                                  "min"};
 
 const char *cr_sort_name(enum cr_sort s) { return sort_names[s]; }
 
+const char *cr_sort_label(enum cr_sort s) {
+  static const char *const labels[CR_SORT_N] = {"conservative slope", "slope",
+                                                "max speedup", "min speedup"};
+  return labels[s];
+}
+
 int cr_sort_parse(const char *s, enum cr_sort *out) {
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < CR_SORT_N; i++)
     if (strcmp(s, sort_names[i]) == 0) {
       *out = (enum cr_sort)i;
       return 0;
@@ -22,15 +29,30 @@ int cr_sort_parse(const char *s, enum cr_sort *out) {
 static const struct cr_profile *rank_profile;
 static enum cr_sort rank_sort;
 
-static double key(const struct cr_row *r) {
-  switch (rank_sort) {
+/* The conservative slope: a line measured in a handful of experiments can
+ * show the largest slope by chance, with an interval ten times as wide as
+ * a well-measured one's (leveldb, docs/results.md); its lower end puts the
+ * line that is surely steep first. The slope's standard error is analytic
+ * (cr_fit_slope_se), not the bootstrap's interval, so that the answer's
+ * prefixes, ranked without a bootstrap, rank by the same key. */
+#define Z95 1.959964
+
+double cr_sort_key(const struct cr_row *r, enum cr_sort s) {
+  switch (s) {
+  case CR_SORT_LOWER:
+    return r->slope - Z95 * r->slope_se;
   case CR_SORT_MAX:
     return r->max;
   case CR_SORT_MIN:
-    return -r->min; /* most negative minimum first */
+    return r->min;
   default:
     return r->slope;
   }
+}
+
+static double key(const struct cr_row *r) {
+  double k = cr_sort_key(r, rank_sort);
+  return rank_sort == CR_SORT_MIN ? -k : k; /* most negative minimum first */
 }
 
 static int cmp_row(const void *a, const void *b) {

@@ -35,12 +35,15 @@ static void usage(FILE *f) {
           "  --html FILE        also write a self-contained HTML page of "
           "plots\n"
           "  --sort KEY         ");
-  static const char *const sep[] = {"", ", ", " or "}; /* by cr_sort */
-  for (int s = CR_SORT_SLOPE; s <= CR_SORT_MIN; s++)
-    fprintf(f, "%s%s%s", sep[s], cr_sort_name((enum cr_sort)s),
+  for (int s = 0; s < CR_SORT_N; s++) {
+    const char *sep = s == 0 ? "" : s + 1 < CR_SORT_N ? ", " : " or ";
+    fprintf(f, "%s%s%s", sep, cr_sort_name((enum cr_sort)s),
             s == (int)d.sort ? " (default)" : "");
+  }
   fprintf(f,
           "\n"
+          "                     lower: the conservative slope, slope - 1.96 "
+          "x its standard error\n"
           "  --top N            the answer's top N lines (default %u; 0: "
           "none)\n"
           "  --min-points N     distinct speedups a line needs, baseline "
@@ -136,7 +139,8 @@ static int take_option(int c, char **argv, struct args *a) {
   case O_SORT:
     if (cr_sort_parse(optarg, &a->o.sort) == 0)
       return 0;
-    fprintf(stderr, "coz-report: --sort takes slope, max or min, not '%s'\n",
+    fprintf(stderr,
+            "coz-report: --sort takes lower, slope, max or min, not '%s'\n",
             optarg);
     return -1;
   case O_MIN:

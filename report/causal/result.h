@@ -8,7 +8,14 @@
 
 #define CR_PRED_N 3 /* predictions per row (fit.h) */
 
-enum cr_sort { CR_SORT_SLOPE, CR_SORT_MAX, CR_SORT_MIN };
+/* The rankings (rank.c); CR_SORT_N counts them. */
+enum cr_sort {
+  CR_SORT_LOWER,
+  CR_SORT_SLOPE,
+  CR_SORT_MAX,
+  CR_SORT_MIN,
+  CR_SORT_N
+};
 
 struct cr_options {
   unsigned top;        /* the answer's top k (0: no answer) */
@@ -87,6 +94,7 @@ struct cr_row {
   int phase_applied;
   double phase_factor; /* t_A / T, capped at 1; 1 when not applied */
   double slope, slope_lo, slope_hi;
+  double slope_se; /* analytic (cr_fit_slope_se), NAN when unknown */
   double max, min; /* over valid measures */
   double pred[CR_PRED_N], pred_lo[CR_PRED_N], pred_hi[CR_PRED_N];
   int contention; /* slope and its whole CI below 0 */

@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   o.replicates = 16; /* enough to exercise the bootstrap, fast */
   if (size >= 2) {
     o.min_points = 1 + data[0] % 6;
-    o.sort = (enum cr_sort)(data[1] % 3);
+    o.sort = (enum cr_sort)(data[1] % CR_SORT_N);
   }
   struct cr_profile p;
   cr_profile_init(&p);

@@ -61,6 +61,7 @@ int main(void) {
   /* Self-contained: nothing is fetched. */
   CHECK(!strstr(html, " src=") && !strstr(html, " href=") &&
         !strstr(html, "@import") && !strstr(html, "url("));
+  CHECK_CONTAINS(html, "data-sort=\"lower\"");
   CHECK_CONTAINS(html, "data-sort=\"slope\"");
   CHECK_CONTAINS(html, "data-sort=\"max\"");
   CHECK_CONTAINS(html, "data-sort=\"min\"");

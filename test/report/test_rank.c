@@ -1,5 +1,9 @@
-/* Ranking: by slope (default), by maximum and by minimum program speedup;
- * downward slopes are marked as contention.
+/* Ranking: by slope (default), by the conservative slope, by maximum and
+ * by minimum program speedup; downward slopes are marked as contention.
+ *
+ * The rows of the first profile below have one experiment per speedup and
+ * the same visits: their standard errors are small beside the gaps between
+ * their slopes, and the conservative slope orders them as the slope.
  *
  * Four lines, delta 10000 per experiment, duration_s = 1e9 * (1 - y) so the
  * program speedups are exactly the y below (r = p_s/p_0 = 1 - y). Every
@@ -94,11 +98,13 @@ int main(void) {
   static const char *slope[] = {"c.c:3", "d.c:4", "a.c:1", "b.c:2"};
   static const char *max[] = {"c.c:3", "a.c:1", "d.c:4", "b.c:2"};
   static const char *min[] = {"b.c:2", "a.c:1", "c.c:3", "d.c:4"};
+  check_order(CR_SORT_LOWER, slope);
   check_order(CR_SORT_SLOPE, slope);
   check_order(CR_SORT_MAX, max);
   check_order(CR_SORT_MIN, min);
   enum cr_sort s;
   CHECK(cr_sort_parse("max", &s) == 0 && s == CR_SORT_MAX);
+  CHECK(cr_sort_parse("lower", &s) == 0 && s == CR_SORT_LOWER);
   CHECK(cr_sort_parse("area", &s) != 0);
   return check_done("test_rank");
 }
