@@ -43,7 +43,7 @@ static void usage(FILE *f) {
   fprintf(f,
           "\n"
           "                     lower: the conservative slope, slope - 1.96 "
-          "x its standard error\n"
+          "standard errors\n"
           "  --top N            the answer's top N lines (default %u; 0: "
           "none)\n"
           "  --min-points N     distinct speedups a line needs, baseline "
