@@ -26,10 +26,12 @@
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 _Atomic(struct coz_line *) coz_exp_selected;
+const struct coz_line_range *_Atomic coz_exp_range;
 _Atomic uint64_t coz_exp_delay_ns;
 _Atomic uint64_t coz_exp_selected_samples;
 _Atomic uint64_t coz_exp_samples;
@@ -315,6 +317,11 @@ static void run_one(struct coz_line *line, int speedup, size_t n,
     rd->end[i] = coz_progress_read(i);
   char name[COZ_LINE_NAME_MAX];
   coz_line_name(line, name, sizeof name);
+  const struct coz_line_range *range = atomic_load(&coz_exp_range);
+  char *colon = strrchr(name, ':');
+  if (range && colon) /* the record names the range: file:lo-hi */
+    snprintf(colon + 1, sizeof name - (size_t)(colon + 1 - name), "%u-%u",
+             range->lo, range->hi);
   struct coz_experiment_result r = {name,
                                     speedup,
                                     elapsed > inserted ? elapsed - inserted : 0,
@@ -338,15 +345,19 @@ static void run_one(struct coz_line *line, int speedup, size_t n,
 
 static void run_experiments(void) {
   struct coz_line *fixed = NULL;
+  static struct coz_line_range fixed_range;
   if (*coz_config.FIXED_LINE) {
-    fixed = coz_linemap_find(coz_config.FIXED_LINE);
+    fixed = coz_linemap_find_range(coz_config.FIXED_LINE, &fixed_range);
     if (!fixed) {
       coz_log_error("COZ_FIXED_LINE=%s matches no line in scope: give "
-                    "file:line of a line with code (e.g. prog.c:42); no "
-                    "experiments will run",
+                    "file:line of a line with code, or file:first-last "
+                    "(e.g. prog.c:42 or prog.c:40-60); no experiments "
+                    "will run",
                     coz_config.FIXED_LINE);
       return;
     }
+    if (fixed_range.hi > fixed_range.lo) /* a single line needs no range */
+      atomic_store(&coz_exp_range, &fixed_range);
   }
   uint64_t length_ns = coz_config.EXPERIMENT * 1000000u;
   struct readings rd = {0};

@@ -8,10 +8,14 @@
 #include <stdint.h>
 
 struct coz_line;
+struct coz_line_range;
 
 /* The running experiment's line, NULL between experiments. Published after
  * coz_exp_delay_ns, cleared before it changes. */
 extern _Atomic(struct coz_line *) coz_exp_selected;
+/* With COZ_FIXED_LINE=file:lo-hi, those lines, all of which count as the
+ * selected line; NULL otherwise. Set before the first experiment. */
+extern const struct coz_line_range *_Atomic coz_exp_range;
 /* Delay per sample in the selected line: speedup x period (ns). */
 extern _Atomic uint64_t coz_exp_delay_ns;
 /* Samples that fell in the selected line during the experiment, and in

@@ -75,7 +75,10 @@ static void account(struct coz_thread *t, struct coz_line *line,
       atomic_load_explicit(&coz_exp_selected, memory_order_acquire);
   if (selected)
     atomic_fetch_add_explicit(&coz_exp_samples, 1, memory_order_relaxed);
-  if (selected == line) {
+  const struct coz_line_range *range =
+      atomic_load_explicit(&coz_exp_range, memory_order_relaxed);
+  if (selected &&
+      (selected == line || (range && coz_line_in_range(line, range)))) {
     atomic_fetch_add_explicit(&coz_exp_selected_samples, 1,
                               memory_order_relaxed);
     /* delay = speedup x the CPU time this sample stands for (its period). */

@@ -522,30 +522,68 @@ static bool path_suffix_match(const char *path, size_t path_len,
          path[path_len - suffix_len - 1] == '/';
 }
 
-struct coz_line *coz_linemap_find(const char *file_colon_line) {
-  if (!file_colon_line)
-    return NULL;
-  const char *colon = strrchr(file_colon_line, ':');
-  if (!colon || colon == file_colon_line || !colon[1])
-    return NULL;
+/* Parses "file:line", or "file:lo-hi" when `ranges`, into the normalized
+ * file name (returning its length) and the lines; 0 when malformed. */
+static size_t parse_lines(const char *spec, bool ranges, char file[PATH_MAX],
+                          uint32_t *lo, uint32_t *hi) {
+  if (!spec)
+    return 0;
+  const char *colon = strrchr(spec, ':');
+  if (!colon || colon == spec || !colon[1])
+    return 0;
   char *end;
-  unsigned long lineno = strtoul(colon + 1, &end, 10);
-  if (*end || lineno == 0 || lineno > UINT32_MAX)
-    return NULL;
-  char raw[PATH_MAX], file[PATH_MAX];
-  size_t raw_len = (size_t)(colon - file_colon_line);
+  unsigned long first = strtoul(colon + 1, &end, 10), last = first;
+  if (ranges && *end == '-' && end[1])
+    last = strtoul(end + 1, &end, 10);
+  if (*end || first == 0 || last < first || last > UINT32_MAX)
+    return 0;
+  char raw[PATH_MAX];
+  size_t raw_len = (size_t)(colon - spec);
   if (raw_len >= sizeof raw)
-    return NULL;
-  memcpy(raw, file_colon_line, raw_len);
+    return 0;
+  memcpy(raw, spec, raw_len);
   raw[raw_len] = '\0';
-  size_t len = coz_path_normalize(file, sizeof file, NULL, raw);
-  if (len == 0)
-    return NULL;
+  *lo = (uint32_t)first;
+  *hi = (uint32_t)last;
+  return coz_path_normalize(file, PATH_MAX, NULL, raw);
+}
+
+/* The lowest-numbered in-scope line among lo..hi of the first file found
+ * that ends in `file`; NULL if none. */
+static struct coz_line_entry *first_line_in(const char *file, size_t len,
+                                            uint32_t lo, uint32_t hi) {
+  struct coz_line_entry *best = NULL;
   for (struct coz_line_entry *l = coz_intern_first_line(); l; l = l->next_all)
-    if (l->lineno == lineno &&
-        path_suffix_match(l->file->path, l->file->len, file, len))
-      return &l->line;
-  return NULL;
+    if (l->lineno >= lo && l->lineno <= hi &&
+        (best ? l->file == best->file && l->lineno < best->lineno
+              : path_suffix_match(l->file->path, l->file->len, file, len)))
+      best = l;
+  return best;
+}
+
+struct coz_line *coz_linemap_find(const char *file_colon_line) {
+  char file[PATH_MAX];
+  uint32_t lo, hi;
+  size_t len = parse_lines(file_colon_line, false, file, &lo, &hi);
+  struct coz_line_entry *l = len ? first_line_in(file, len, lo, hi) : NULL;
+  return l ? &l->line : NULL;
+}
+
+struct coz_line *coz_linemap_find_range(const char *spec,
+                                        struct coz_line_range *range) {
+  char file[PATH_MAX];
+  size_t len = parse_lines(spec, true, file, &range->lo, &range->hi);
+  struct coz_line_entry *l =
+      len ? first_line_in(file, len, range->lo, range->hi) : NULL;
+  range->file = l ? l->file : NULL;
+  return l ? &l->line : NULL;
+}
+
+bool coz_line_in_range(const struct coz_line *line,
+                       const struct coz_line_range *range) {
+  const struct coz_line_entry *l = (const struct coz_line_entry *)line;
+  return l->file == range->file && l->lineno >= range->lo &&
+         l->lineno <= range->hi;
 }
 
 void coz_linemap_foreach(void (*fn)(struct coz_line *line, void *arg),

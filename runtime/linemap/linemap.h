@@ -93,6 +93,25 @@ struct coz_line *coz_linemap_lookup(uintptr_t pc);
  * (so "prog.c:12" finds "/src/prog.c:12"); NULL if none. */
 struct coz_line *coz_linemap_find(const char *file_colon_line);
 
+struct coz_file; /* the line map's own (intern.h) */
+
+/* Lines lo..hi of one file (COZ_FIXED_LINE=file:lo-hi: a function, a loop
+ * a change rewrites as a whole). */
+struct coz_line_range {
+  const struct coz_file *file;
+  uint32_t lo, hi;
+};
+
+/* Fills *range from "file:line" or "file:lo-hi" (the file matched as by
+ * coz_linemap_find) and returns its lowest-numbered in-scope line; NULL if
+ * it holds none. Profiler thread only; does not allocate. */
+struct coz_line *coz_linemap_find_range(const char *spec,
+                                        struct coz_line_range *range);
+
+/* Whether the line is one of the range's. Async-signal-safe. */
+bool coz_line_in_range(const struct coz_line *line,
+                       const struct coz_line_range *range);
+
 /* Calls fn for every in-scope line (profiler thread only). */
 void coz_linemap_foreach(void (*fn)(struct coz_line *line, void *arg),
                          void *arg);

@@ -226,6 +226,32 @@ static void test_default(void) {
   snprintf(q, sizeof q, "linemap_test.c:%d", gc_me_line);
   CHECK(coz_linemap_find(q) == NULL, "find(%s): code the linker dropped", q);
   CHECK(coz_linemap_find("linemap_test.c:x") == NULL, "find bad line");
+  snprintf(q, sizeof q, "linemap_test.c:%d-%d", ps.main.line,
+           ps.main.line + 1);
+  CHECK(coz_linemap_find(q) == NULL, "find(%s): a range is not a line", q);
+
+  /* find_range(): its lowest line with code, and which lines it holds. */
+  struct coz_line_range r;
+  snprintf(q, sizeof q, "linemap_test.c:%d-%d", 1,
+           ps.main.line);
+  struct coz_line *first = coz_linemap_find_range(q, &r);
+  CHECK(first != NULL && r.file != NULL && r.lo == 1 &&
+            r.hi == (uint32_t)ps.main.line,
+        "find_range(%s)", q);
+  CHECK(m && coz_line_in_range(m, &r), "%s holds line %d", q, ps.main.line);
+  CHECK(first && coz_line_in_range(first, &r), "%s holds its first line", q);
+  snprintf(q, sizeof q, "linemap_test.c:%d-%d", ps.main.line + 1,
+           ps.main.line + 100000);
+  CHECK(coz_linemap_find_range(q, &r) == NULL || !coz_line_in_range(m, &r),
+        "find_range(%s) must not hold line %d", q, ps.main.line);
+  snprintf(q, sizeof q, "linemap_test.c:%d", ps.main.line);
+  CHECK(coz_linemap_find_range(q, &r) == m && r.lo == r.hi,
+        "find_range(%s): one line", q);
+  snprintf(q, sizeof q, "linemap_test.c:%d-%d", ps.main.line,
+           ps.main.line - 1);
+  CHECK(coz_linemap_find_range(q, &r) == NULL, "find_range(%s): reversed", q);
+  CHECK(coz_linemap_find_range("linemap_test.c:3-", &r) == NULL,
+        "find_range with no last line");
 
   /* A module loaded later appears after a refresh, and goes with dlclose. */
   struct probe dl;

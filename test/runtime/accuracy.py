@@ -12,23 +12,30 @@ from rtlib import (actual_speedup, fail, favour, line_of, median_of_runs,
 
 def test_fixed_line():
     """Serial loop, line A takes fraction f: a virtual speedup s of A gives
-    a program speedup of f*s."""
+    a program speedup of f*s. Lines A to B (COZ_FIXED_LINE=file:A-B, two
+    functions) take g: s of them all gives g*s."""
     iters = 2000
     point = line_of("fixed_line.c", "COZ_PROGRESS")
     line = line_of("fixed_line.c", "LINE_A")
-    fs = []
+    lines = "%s-%s" % (line, line_of("fixed_line.c", "LINE_B").split(":")[1])
+    fs, gs = [], []
     for _ in range(3):
         out, _, _ = run("rt_fixed_line", [iters, "measure"], profiled=False)
         fs.append(value(out, "f"))
-    f = statistics.median(fs)
-    print("f (fraction of each iteration in line A) = %.4f  (runs: %s)"
-          % (f, " ".join("%.4f" % v for v in fs)))
+        gs.append(value(out, "g"))
+    f, g = statistics.median(fs), statistics.median(gs)
+    print("f (fraction of each iteration in line A) = %.4f, g (lines A-B) "
+          "= %.4f  (runs: %s)" % (f, g, " ".join("%.4f" % v for v in fs)))
     ok = True
     for s in (0, 25, 50):
         got, vals = median_of_runs(
             lambda: predicted("rt_fixed_line", [iters], line, s, point),
             rtlib.ARGS.rounds)
         ok &= report("fixed line, s=%d%%" % s, got, f * s / 100, 0.03, vals)
+    got, vals = median_of_runs(
+        lambda: predicted("rt_fixed_line", [iters], lines, 50, point),
+        rtlib.ARGS.rounds)
+    ok &= report("fixed lines %s, s=50%%" % lines, got, g * 0.5, 0.03, vals)
     return ok
 
 
