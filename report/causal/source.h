@@ -12,7 +12,8 @@
 const char *cr_source_line(const struct cr_report *rep, const char *location);
 void cr_source_cache_free(void);
 
-/* Splits "file:line"; returns the line number or 0 (file_len set). */
+/* Splits "file:line" (or "file:first-last": first); returns the line
+ * number or 0 (file_len set). */
 unsigned long cr_location_split(const char *location, size_t *file_len);
 
 #endif /* COZ_REPORT_SOURCE_H */

@@ -4,6 +4,7 @@
  * in our format (extra keys pid, selected-samples, `runtime point=` lines)
  * give the same analysis. */
 #include "check.h"
+#include "causal/source.h"
 
 /* Throughput point p on line f.c:9: baseline (1e9, 100), then speedups .25
  * .5 .75 1 with deltas 110 125 140 150: y = .0909.., .2, .2857.., .3333..
@@ -141,5 +142,15 @@ int main(void) {
   CHECK(p >= 0 && f.p.points[p].visits == 900);
   CHECK_NEAR(f.p.runtime_ns, 500173637, 1e-3);
   fixture_free(&f);
+
+  /* Line names: "file:line", and "file:first-last" (a COZ_FIXED_LINE
+   * range) stands at its first line. */
+  size_t len = 0;
+  CHECK(cr_location_split("src/a.c:12", &len) == 12 && len == 7);
+  CHECK(cr_location_split("src/a.c:12-40", &len) == 12 && len == 7);
+  CHECK(cr_location_split("src/a.c:12-", &len) == 0);
+  CHECK(cr_location_split("src/a.c:-4", &len) == 0);
+  CHECK(cr_location_split("src/a.c:12-4x", &len) == 0);
+  CHECK(cr_location_split("src/a.c:1x", &len) == 0);
   return check_done("test_formats");
 }
