@@ -44,8 +44,8 @@ def short(location: str) -> str:
 
 
 def ranking(doc, n=5):
-    """The first n plotted rows (by slope): location, slope and its CI,
-    predictions."""
+    """The first n plotted rows (in the report's default order):
+    location, slope and its CI, predictions."""
     return [{"location": short(r["location"]), "slope": r["slope"],
              "slope_ci": r["slope_ci"], "experiments": r["experiments"],
              "predicted": r["predicted"]}
@@ -95,9 +95,9 @@ def _split_runs(text: str):
 
 def timeline(tc, profile: Path, run_seconds, points=30):
     """The ranking as it stood after 1, 2, ... runs of the profile (about
-    `points` prefixes): profiling seconds so far, the first line by slope
-    (the report's default ranking) and the first by the lower end of the
-    slope's 95% interval (steep and well measured)."""
+    `points` prefixes): profiling seconds so far, the first line in the
+    report's default order and the first by the lower end of the slope's
+    95% interval (steep and well measured)."""
     runs = _split_runs(profile.read_text(errors="replace"))
     n = min(len(runs), len(run_seconds))
     step = max(1, n // points)
@@ -111,7 +111,8 @@ def timeline(tc, profile: Path, run_seconds, points=30):
             out.append({
                 "runs": k, "seconds": sum(run_seconds[:k]),
                 "experiments": doc.get("experiments", 0),
-                "first": _first(doc, lambda r: r["slope"]),
+                "first": short(doc["lines"][0]["location"])
+                if doc.get("lines") else None,
                 "first_lower": _first(doc, lambda r: (r["slope_ci"] or
                                                       [None])[0]),
                 "rank1_settled": bool(ranks[0].get("settled"))})
@@ -131,8 +132,8 @@ def _settled_from(entries, ok):
 
 def time_to_ranking(entries):
     """When the ranking settled: the profiling time from which on the first
-    line stays the final first line, by slope (the report's ranking) and by
-    the lower end of the slope's interval; and from which on the report
+    line stays the final first line, in the report's order and by the
+    lower end of the slope's interval; and from which on the report
     calls its rank 1 settled (its interval overlaps no other row's)."""
     res = {"total_s": entries[-1]["seconds"] if entries else 0}
     for key in ("first", "first_lower"):
@@ -151,23 +152,33 @@ def _records(profile: Path):
         yield fields[0], dict(f.split("=", 1) for f in fields[1:] if "=" in f)
 
 
+def split_location(location: str):
+    """'file:line' or 'file:first-last' (a COZ_FIXED_LINE range): (file,
+    range of line numbers)."""
+    path, _, lines = location.rpartition(":")
+    first, _, last = lines.partition("-")
+    return path, range(int(first), int(last or first) + 1)
+
+
 def line_samples(profile: Path, location_suffix: str, point: str,
                  region=None):
-    """(samples in the line, visits of the point, samples in the region)
-    summed over the runs of one of our profiles (`samples` and `runtime
-    point=` records). region: (file suffix, line range or None for the
-    whole file), or None."""
+    """(samples in the line, or in the lines of file:first-last; visits of
+    the point; samples in the region) summed over the runs of one of our
+    profiles (`samples` and `runtime point=` records). region: (file
+    suffix, line range or None for the whole file), or None."""
     samples = visits = in_region = 0
+    lfile, lines = split_location(location_suffix)
     for kind, rec in _records(profile):
         loc = rec.get("location", "")
         if kind == "samples":
-            if loc.endswith("/" + location_suffix):
+            path, _, line = loc.rpartition(":")
+            if not line.isdigit():
+                continue
+            if path.endswith("/" + lfile) and int(line) in lines:
                 samples += int(rec["count"])
-            if region:
-                path, _, line = loc.rpartition(":")
-                if path.endswith("/" + region[0]) and (
-                        region[1] is None or int(line) in region[1]):
-                    in_region += int(rec["count"])
+            if region and path.endswith("/" + region[0]) and (
+                    region[1] is None or int(line) in region[1]):
+                in_region += int(rec["count"])
         elif kind == "runtime" and rec.get("point") == point:
             visits += int(rec["visits"])
     return samples, visits, in_region
@@ -250,6 +261,7 @@ def predict_fixed(tc, runnable, location: str, s_pct: int, point: str,
     profile.unlink(missing_ok=True)
     run = profiled(runnable, profile, "ours").with_env(
         COZ_FIXED_LINE=location, COZ_FIXED_SPEEDUP=str(s_pct))
+    # a range's row is named as given: file:first-last
     src, _, line = location.rpartition(":")
     s = s_pct / 100
     spent, runs, row = 0.0, 0, None
@@ -258,7 +270,7 @@ def predict_fixed(tc, runnable, location: str, s_pct: int, point: str,
             spent += run.run()[0]
         runs += 1
         doc = report(tc, profile, min_points=2)
-        row = rr.find_row(doc, src, int(line), point)
+        row = rr.find_row(doc, src, line, point)
         if row and rr.enough_at(row, min_experiments, [s]):
             break
     pt = _point_at(row, s) if row else None

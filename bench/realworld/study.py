@@ -66,7 +66,9 @@ class Change:
     """A source change (patches/PATCH, applied with patch -p1 in the
     source tree) and the line it speeds up: `before(build)` and
     `after(build)` give its file:line in a build without and with the
-    change (`after` None: the line's code is gone). `region(build)`, when
+    change (`after` None: the line's code is gone), or file:first-last
+    when the change rewrites a function (COZ_FIXED_LINE speeds up the
+    range; its cost is all its lines'). `region(build)`, when
     the change adds code beside the line: (file name, line range, or None
     for the whole file) whose cost says what the change saved
     (profiling.line_cost)."""
@@ -99,6 +101,10 @@ class Program:
     package = ""      # Debian source package
     packages = []     # Debian packages the build needs
     extra_files = []  # files of this directory the build needs (workloads)
+    # {directory: Debian source package}: libraries built from their own
+    # source inside the program's tree (src/DIRECTORY), so that the
+    # profile reaches into them and a change (patch -p1) may edit them
+    sources = {}
     changes = []      # [Change], in the order they are made
 
     def progress(self, build: Build):
@@ -174,15 +180,18 @@ def _stamp(program, b: Build) -> str:
     return h.hexdigest()
 
 
-def make_build(program, b: Build, tree: Path):
-    """Copies the source, applies the changes and the annotation, builds;
-    returns the executable. Reuses a finished build with the same stamp."""
+def make_build(program, b: Build, tree: Path, libraries=None):
+    """Copies the source (and the libraries' sources: {directory: tree}),
+    applies the changes and the annotation, builds; returns the
+    executable. Reuses a finished build with the same stamp."""
     stamp, exe_file = b.dir / "stamp", b.dir / "exe"
     if stamp.exists() and stamp.read_text() == _stamp(program, b) and \
             exe_file.exists() and Path(exe_file.read_text()).exists():
         return Path(exe_file.read_text())
     shutil.rmtree(b.dir, ignore_errors=True)
     shutil.copytree(tree, b.src, symlinks=True)
+    for sub, lib in (libraries or {}).items():
+        shutil.copytree(lib, b.src / sub, symlinks=True)
     for f in program.extra_files:
         shutil.copy(HERE / f, b.src / Path(f).name)
     for c in program.changes[:b.level]:
@@ -257,10 +266,13 @@ class Study:
         try:
             debsrc.install(["make", "patch", "dpkg-dev", *self.p.packages])
             tree = debsrc.fetch(self.p.package, self.work / "debian")
+            libraries = {sub: debsrc.fetch(pkg, self.work / "debian")
+                         for sub, pkg in self.p.sources.items()}
         except debsrc.AptError as e:
             bl.die(str(e))
-        self.results["version"] = debsrc.version(self.p.package,
-                                                 self.work / "debian")
+        self.results["version"] = ", ".join(
+            debsrc.version(pkg, self.work / "debian")
+            for pkg in [self.p.package, *self.p.sources.values()])
         if levels is None:
             levels = range(len(self.p.changes) + 1)
         variants = [("coz022", 0)] + [(f, k) for k in levels
@@ -270,7 +282,7 @@ class Study:
                 b = Build(self.tc, flavour, level, self.work / "builds",
                           self.args.jobs)
                 self.builds[b.name] = b
-                self.exes[b.name] = make_build(self.p, b, tree)
+                self.exes[b.name] = make_build(self.p, b, tree, libraries)
         for name, b in self.builds.items():
             if b.flavour != "coz022":
                 self.p.check_output(b, self.exes[name], self.scratch)
@@ -345,7 +357,9 @@ class Study:
             self.work / f"predict-{k - 1}{self.suffix}.coz", self.lock)
         prof = self.results.get("profiles", {}).get(str(k - 1), {}).get(
             "profile")
-        if prof and Path(prof).exists():
+        # the free profile's curve of the line (a range has none)
+        one_line = loc.rpartition(":")[2].isdigit()
+        if prof and Path(prof).exists() and one_line:
             doc = profiling.report(self.tc, Path(prof))
             src, _, line = loc.rpartition(":")
             row = profiling.rr.find_row(doc, src, int(line))
@@ -436,7 +450,7 @@ def _print_profile(label, p):
     first = ", ".join(f"{x['location']} {x['slope']:+.3f}"
                       for x in p["ranking"][:3])
     print(f"{label}: {p['runs']} runs, {st['total_s']:.0f} s, "
-          f"{p['experiments']} experiments; first by slope: "
+          f"{p['experiments']} experiments; first in the report's order: "
           f"{first or 'none plotted'} (first settled at "
           f"{_secs(st['first_settled_s'])}); first by the slope's "
           f"lower 95% bound: {st['first_lower']} (settled at "
