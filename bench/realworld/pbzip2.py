@@ -102,7 +102,8 @@ def make_input(path: Path, megabytes: int, seed=1) -> Path:
 
 class Pbzip2(study.Program):
     name = "pbzip2"
-    title = f"pbzip2 -p{THREADS} with libbz2: compressing {INPUT_MB} MB of text"
+    title = (f"pbzip2 -p{THREADS} with libbz2: compressing {INPUT_MB} MB "
+             "of text")
     package = "pbzip2"
     sources = {"bzip2": "bzip2"}
     changes = [
