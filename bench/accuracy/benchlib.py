@@ -217,6 +217,20 @@ def machine_summary() -> str:
 
 # ---- coz-report ---------------------------------------------------------
 
+def split_runs(text: str) -> list:
+    """A profile's text cut into its runs, each from its `startup` record
+    on (a profile is every run appended to the last)."""
+    runs, cur = [], []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("startup\t") and cur:
+            runs.append("".join(cur))
+            cur = []
+        cur.append(line)
+    if cur:
+        runs.append("".join(cur))
+    return runs
+
+
 def report_json(tc: Toolchain, profile: Path, min_points=5):
     p = run([str(tc.coz_report), "--json", "--min-points", str(min_points),
              str(profile)], check=False)

@@ -42,19 +42,6 @@ CASES = _run.CASES
 NAME_RE = re.compile(r"^([a-z_0-9]+)-\d+-(ours|coz)\.coz$")
 
 
-def runs_of(path):
-    """The profile's text cut into runs."""
-    runs, cur = [], []
-    for line in Path(path).read_text().splitlines(keepends=True):
-        if line.startswith("startup\t") and cur:
-            runs.append("".join(cur))
-            cur = []
-        cur.append(line)
-    if cur:
-        runs.append("".join(cur))
-    return runs
-
-
 def report(exe, text, sort, k):
     with tempfile.NamedTemporaryFile("w", suffix=".coz") as f:
         f.write(text)
@@ -112,7 +99,7 @@ def main():
         src, truth, _ = CASES[m.group(1)]
         regions = bl.region_lines(src)
         want = [regions[r] for r in truth]
-        runs = runs_of(prof)
+        runs = bl.split_runs(Path(prof).read_text())
         res = {"profile": prof, "case": m.group(1), "runs": len(runs)}
         for s in sorts:
             right, order = [], []

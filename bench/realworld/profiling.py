@@ -80,25 +80,12 @@ def _first(doc, key):
     return short(max(rows, key=key)["location"]) if rows else None
 
 
-def _split_runs(text: str):
-    """A profile's runs, each from its `startup` record on."""
-    runs, cur = [], []
-    for line in text.splitlines(keepends=True):
-        if line.startswith("startup\t") and cur:
-            runs.append("".join(cur))
-            cur = []
-        cur.append(line)
-    if cur:
-        runs.append("".join(cur))
-    return runs
-
-
 def timeline(tc, profile: Path, run_seconds, points=30):
     """The ranking as it stood after 1, 2, ... runs of the profile (about
     `points` prefixes): profiling seconds so far, the first line in the
     report's default order and the first by the lower end of the slope's
     95% interval (steep and well measured)."""
-    runs = _split_runs(profile.read_text(errors="replace"))
+    runs = bl.split_runs(profile.read_text(errors="replace"))
     n = min(len(runs), len(run_seconds))
     step = max(1, n // points)
     out = []
