@@ -3,8 +3,9 @@
  * Each thread gets its own event (pid = tid, any CPU), counting its CPU
  * time in user and kernel mode, overflowing every period in user mode only
  * (exclude_kernel: a signal raised inside a system call could cut a sleep
- * short; sampler_kernel.c samples the kernel's part). The kernel signals the thread itself on every overflow
- * (F_SETOWN_EX/F_OWNER_TID + F_SETSIG): the signal's context is the sample
+ * short; sampler_kernel.c samples the kernel's part). The kernel signals
+ * the thread itself on every overflow (F_SETOWN_EX/F_OWNER_TID +
+ * F_SETSIG): the signal's context is the sample
  * (sampler_context.c). The event has no ring buffer, so starting a thread's
  * sampler costs one perf_event_open, three fcntl and one ioctl, and each
  * sample one ioctl (the next, jittered, period). */

@@ -3,8 +3,9 @@
  *
  * - Stability: the ranking of every prefix of the profile's experiments (in
  *   the order they were run, file by file) at steps of a tenth, without a
- *   bootstrap (every ranking's key is analytic, rank.c); the top k has been stable over the last N experiments
- *   when every prefix from E - N on ranks the same top k in the same order.
+ *   bootstrap (every ranking's key is analytic, rank.c); the top k has been
+ *   stable over the last N experiments when every prefix from E - N on
+ *   ranks the same top k in the same order.
  * - Separation: a rank is settled when its slope's 95% interval overlaps no
  *   other row's. Otherwise, intervals shrink as 1/sqrt(experiments), and
  *   experiments grow with runs: separating rows i and j, whose half-widths

@@ -34,9 +34,11 @@ unsigned long cr_location_split(const char *location, size_t *file_len) {
     n = n * 10 + (unsigned long)(*d - '0');
   }
   /* "file:first-last", a range COZ_FIXED_LINE sped up: its first line */
-  if (*d == '-' && (d == colon + 1 || !d[1] || strspn(d + 1, "0123456789") !=
-                                                     strlen(d + 1)))
-    return 0;
+  if (*d == '-') {
+    const char *last = d + 1;
+    if (d == colon + 1 || !*last || strspn(last, "0123456789") != strlen(last))
+      return 0;
+  }
   *file_len = (size_t)(colon - location);
   return n;
 }

@@ -3,7 +3,8 @@
  *
  * The rows of the first profile below have one experiment per speedup and
  * the same visits: their standard errors are small beside the gaps between
- * their slopes, and the conservative slope orders them as the slope. check_few has a profile where the two differ.
+ * their slopes, and the conservative slope orders them as the slope.
+ * check_few has a profile where the two differ.
  *
  * Four lines, delta 10000 per experiment, duration_s = 1e9 * (1 - y) so the
  * program speedups are exactly the y below (r = p_s/p_0 = 1 - y). Every
