@@ -64,6 +64,14 @@ static struct coz_line *attribute(struct coz_sample *s) {
   return NULL;
 }
 
+/* Whether line is one of COZ_FIXED_LINE's range (read only for samples
+ * outside the selected line while an experiment runs). */
+static bool in_fixed_range(const struct coz_line *line) {
+  const struct coz_line_range *range =
+      atomic_load_explicit(&coz_exp_range, memory_order_relaxed);
+  return range && coz_line_in_range(line, range);
+}
+
 static void account(struct coz_thread *t, struct coz_line *line,
                     uint64_t weight_ns) {
   atomic_fetch_add_explicit(&line->samples, 1, memory_order_relaxed);
@@ -75,10 +83,7 @@ static void account(struct coz_thread *t, struct coz_line *line,
       atomic_load_explicit(&coz_exp_selected, memory_order_acquire);
   if (selected)
     atomic_fetch_add_explicit(&coz_exp_samples, 1, memory_order_relaxed);
-  const struct coz_line_range *range =
-      atomic_load_explicit(&coz_exp_range, memory_order_relaxed);
-  if (selected &&
-      (selected == line || (range && coz_line_in_range(line, range)))) {
+  if (selected && (selected == line || in_fixed_range(line))) {
     atomic_fetch_add_explicit(&coz_exp_selected_samples, 1,
                               memory_order_relaxed);
     /* delay = speedup x the CPU time this sample stands for (its period). */

@@ -139,9 +139,9 @@ static int take_option(int c, char **argv, struct args *a) {
   case O_SORT:
     if (cr_sort_parse(optarg, &a->o.sort) == 0)
       return 0;
-    fprintf(stderr,
-            "coz-report: --sort takes lower, slope, max or min, not '%s'\n",
-            optarg);
+    fprintf(stderr, "coz-report: --sort takes %s, %s, %s or %s, not '%s'\n",
+            cr_sort_name(CR_SORT_LOWER), cr_sort_name(CR_SORT_SLOPE),
+            cr_sort_name(CR_SORT_MAX), cr_sort_name(CR_SORT_MIN), optarg);
     return -1;
   case O_MIN:
     return set_uint("--min-points", 1001, &a->o.min_points);
