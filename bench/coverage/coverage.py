@@ -100,7 +100,7 @@ def wls_slope(points):
 def truth_of(source, report, work):
     """{speedup: y} of the source's truth, and a function of the design (n
     per speedup, baseline factor) giving the true slope: coz-report's
-    weights (visits / r^2) depend on how many experiments each speedup has,
+    weights (the visits counted) depend on how many experiments each speedup has,
     and a curve that is not a line has a different weighted slope under
     different weights, so the truth must be taken under the same ones."""
     if source.startswith("synthetic:"):
@@ -115,8 +115,7 @@ def truth_of(source, report, work):
     def slope(n, k0):
         return wls_slope([
             (s, pt["program_speedup"],
-             n * (k0 if s == 0 else 1) * pt["delta"] / pt["experiments"]
-             / max(1 - pt["program_speedup"], 0.05) ** 2)
+             n * (k0 if s == 0 else 1) * pt["delta"] / pt["experiments"])
             for s, pt in pts.items()])
     return truth, slope
 

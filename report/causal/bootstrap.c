@@ -122,8 +122,8 @@ static double chi2_draw(struct rng *r, double df) {
  * tied the weight to the point's error and made the slope's interval on a
  * curve that is not a line too narrow (92.3% coverage at 30 experiments
  * per speedup against a pooled baseline, 97.3% with the visits as
- * counted; docs/report.md). A long drawn period still weighs little,
- * through r (cr_point_weight). */
+ * counted; docs/report.md). A drawn stall still weighs little, through r
+ * (cr_point_weight). */
 static double counted(enum cr_point_kind kind, const struct cr_measure *m) {
   return (double)(kind == CR_LATENCY ? m->arrivals : m->delta);
 }
@@ -249,7 +249,7 @@ int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed) {
     double base = one[0];
     for (size_t i = 0; i < n; i++) {
       int ok = base > 0 && one[i] > 0;
-      /* Weights follow the replicate's r (counted()). */
+      /* Weights follow the replicate's r past a stall (counted()). */
       ws[i] = ok ? cr_point_weight(counted(row->kind, &row->m[i]),
                                    one[i] / base)
                  : 0;

@@ -38,7 +38,7 @@ static bool x_spread(const struct cr_measure *m, size_t n, const double *ys,
   return *sxx > 0;
 }
 
-/* Weighted least squares, each point weighted by its precision (ws[i],
+/* Weighted least squares, each point weighted by its visits (ws[i],
  * cr_point_weight): one experiment with few visits, or a stalled one with a
  * very long period, cannot swing the ranking. */
 double cr_fit_slope(const struct cr_measure *m, size_t n, const double *ys,

@@ -17,8 +17,11 @@ double cr_measure_value(enum cr_point_kind kind, double duration, double delta,
   return isfinite(v) && v > 0 ? v : 0;
 }
 
+/* Where a measure's period counts as stalled (measure.h). */
+#define STALL_RATIO 2.0
+
 double cr_point_weight(double visits, double r) {
-  r = fmax(r, 0.05);
-  double w = visits / (r * r);
+  double w = r > STALL_RATIO ? visits * (STALL_RATIO / r) * (STALL_RATIO / r)
+                             : visits;
   return isfinite(w) && w > 0 ? w : 0;
 }

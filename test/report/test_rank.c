@@ -10,27 +10,19 @@
  * program speedups are exactly the y below (r = p_s/p_0 = 1 - y). Every
  * line's baseline is the same (duration 1e9, delta 10000), and the four are
  * pooled into one baseline of 40000 visits for every line. The slope is
- * weighted least squares with weight visits / r^2 = 1e4 / (1 - y)^2, the
- * pooled baseline 4e4; below, weights are in units of 1e4. Speedups x = 0,
- * .25, .5, .75, 1.
- *   a.c:1  y = 0, .4, .4, .4, .4    w = 4, then 1/.36 = 2.7777778 (x4)
- *     W = 15.1111111; mean x = 2.7777778*2.5/W = 0.4595588
- *     mean y = .4*11.1111111/W = 0.2941176
- *     Sxx = 2.7777778*1.875 - W*0.4595588^2 = 5.2083333 - 3.1913914
- *         = 2.0169419
- *     Sxy = 2.7777778*.4*2.5 - W*0.4595588*0.2941176 = 2.7777778 - 2.0424837
- *         = 0.7352941;  slope = 0.364557; max .4
+ * weighted least squares with weight the visits: 1 at each speedup, 4 at
+ * the pooled baseline (units of 1e4). Speedups x = 0, .25, .5, .75, 1, so
+ * for every line W = 8, mean x = 2.5/8 = 0.3125,
+ * Sxx = 1.875 - 8*0.3125^2 = 1.09375 and slope = (sum x y - 0.3125 sum y) /
+ * 1.09375 (the baseline's y is 0).
+ *   a.c:1  y = 0, .4, .3, .3, .3    sum x y = .775, sum y = 1.3
+ *          slope = (.775 - .40625) / 1.09375 = 0.3371429; max .4
  *   b.c:2  y = 0, -.05, -.1, -.15, -.2   on a line: slope -0.2 whatever the
  *          weights; max 0; min -0.2
  *   c.c:3  y = 0, .125, .25, .375, .5    on a line: slope 0.5; max .5
- *   d.c:4  y = 0, 0, .1, .25, .38   w = 4, 1, 1/.81 = 1.2345679,
- *          1/.5625 = 1.7777778, 1/.3844 = 2.6014568
- *     W = 10.6138025; mean x = 4.8020741/W = 0.4524368
- *     mean y = 1.5564548/W = 0.1466440
- *     Sxx = 3.9725988 - W*0.4524368^2 = 3.9725988 - 2.1726345 = 1.7999643
- *     Sxy = 1.3836153 - W*0.4524368*0.1466440 = 1.3836153 - 0.7041981
- *         = 0.6794172;  slope = 0.377462; max .38
- *   slope: c.c:3 (.5), d.c:4 (.3775), a.c:1 (.3646), b.c:2 (-.2)
+ *   d.c:4  y = 0, 0, .1, .25, .38   sum x y = .6175, sum y = .73
+ *          slope = (.6175 - .228125) / 1.09375 = 0.356; max .38
+ *   slope: c.c:3 (.5), d.c:4 (.356), a.c:1 (.3371), b.c:2 (-.2)
  *   max:   c.c:3 (.5), a.c:1 (.4), d.c:4 (.38), b.c:2 (0)
  *   min:   b.c:2 (-.2), then the minimum-0 lines by name: a.c:1, c.c:3,
  *          d.c:4 */
@@ -38,7 +30,7 @@
 
 #include <stdint.h>
 
-static const double ys[4][5] = {{0, .4, .4, .4, .4},
+static const double ys[4][5] = {{0, .4, .3, .3, .3},
                                 {0, -.05, -.1, -.15, -.2},
                                 {0, .125, .25, .375, .5},
                                 {0, 0, .1, .25, .38}};
@@ -81,10 +73,10 @@ static void check_order(enum cr_sort sort, const char *const *want) {
   const struct cr_row *d = find_row(&f, "d.c:4", "p");
   CHECK(a && b && c && d);
   if (a && b && c && d) {
-    CHECK_NEAR(a->slope, 0.364557, 1e-6);
+    CHECK_NEAR(a->slope, 0.3371429, 1e-6);
     CHECK_NEAR(b->slope, -0.2, 1e-9);
     CHECK_NEAR(c->slope, 0.5, 1e-9);
-    CHECK_NEAR(d->slope, 0.377462, 1e-6);
+    CHECK_NEAR(d->slope, 0.356, 1e-9);
     CHECK(b->contention);
     CHECK(!a->contention && !c->contention && !d->contention);
   }

@@ -55,19 +55,17 @@ int main(void) {
   CHECK_NEAR(y_at(row, 750), 0.2857142857, 1e-9);
   CHECK_NEAR(y_at(row, 1000), 0.3333333333, 1e-9);
 
-  /* Weighted least squares, weight = visits / r^2 with r = p_s/p_0; here
-   * r = 100/delta per 1e9 ns, so weight = delta^3 / 1e4 (baseline: 200):
-   *   w = 200, 133.1, 195.3125, 274.4, 337.5;  W = 1140.3125
-   *   mean x = (.25*133.1 + .5*195.3125 + .75*274.4 + 337.5) / W
-   *          = 674.23125 / 1140.3125 = 0.5912688
-   *   sum w y = 133.1*(10/110) + 195.3125*.2 + 274.4*(40/140) + 337.5/3
-   *           = 12.1 + 39.0625 + 78.4 + 112.5 = 242.0625
-   *   mean y = 242.0625 / W = 0.2122773
-   *   Sxx = sum w x^2 - W mean x^2 = 548.996875 - 398.6520 = 150.3449
-   *   Sxy = sum w x y - W mean x mean y = 193.85625 - 143.1245 = 50.7318
-   *   slope = 50.7318 / 150.3449 = 0.337439
+  /* Weighted least squares, weight = the visits counted:
+   *   w = 200, 110, 125, 140, 150;  W = 725
+   *   mean x = (.25*110 + .5*125 + .75*140 + 150) / W = 345 / 725
+   *   sum w y = 110*(10/110) + 125*.2 + 140*(40/140) + 150*(50/150)
+   *           = 10 + 25 + 40 + 50 = 125 (each term is visits - duration /
+   *           p_0: the y of all experiments combined, times W)
+   *   Sxx = sum w x^2 - W mean x^2 = 266.875 - 345^2/725 = 102.7025862
+   *   Sxy = sum w x y - W mean x mean y = 95 - 345*125/725 = 35.5172414
+   *   slope = 35.5172414 / 102.7025862 = 0.3458262
    * (unweighted least squares would give 0.344589). */
-  CHECK_NEAR(row->slope, 0.3374389, 1e-6);
+  CHECK_NEAR(row->slope, 0.3458262, 1e-6);
   /* Each prediction's window (+-15%) holds one measured point, which is
    * then the prediction. */
   CHECK_NEAR(row->pred[0], 0.0909090909, 1e-9);
@@ -119,11 +117,11 @@ int main(void) {
   fixture_free(&f);
 
   /* Prediction pools neighbouring speedups: a local linear fit of the
-   * points within 15% of 25%, weighted by visits / r^2 and a tricube kernel
+   * points within 15% of 25%, weighted by their visits and a tricube kernel
    * (bandwidth 20%). Baseline (1e9 ns, 10000 visits): p0 = 1e5 ns.
-   *   .15: 8100 visits in 7.29e8 ns    -> r = .9,  y = .10, w = 8100/.81
-   *   .25: 7225 visits in 6.14125e8 ns -> r = .85, y = .15, w = 7225/.7225
-   *   .35: 4900 visits in 3.43e8 ns    -> r = .7,  y = .30, w = 4900/.49
+   *   .15: 10000 visits in 9e8 ns   -> r = .9,  y = .10
+   *   .25: 10000 visits in 8.5e8 ns -> r = .85, y = .15
+   *   .35: 10000 visits in 7e8 ns   -> r = .7,  y = .30
    * so all three weights are 10000; kernel k(.1) = (1 - (.1/.2)^3)^3
    * = .875^3 = 0.669921875, k(0) = 1. The x's are symmetric about .25
    * with equal weights, so the fitted intercept is the weighted mean:
@@ -136,12 +134,12 @@ int main(void) {
       &f, "local.coz",
       "experiment\tselected=a.c:10\tspeedup=0\tduration=1000000000\n"
       "throughput-point\tname=p\tdelta=10000\n"
-      "experiment\tselected=a.c:10\tspeedup=0.15\tduration=729000000\n"
-      "throughput-point\tname=p\tdelta=8100\n"
-      "experiment\tselected=a.c:10\tspeedup=0.25\tduration=614125000\n"
-      "throughput-point\tname=p\tdelta=7225\n"
-      "experiment\tselected=a.c:10\tspeedup=0.35\tduration=343000000\n"
-      "throughput-point\tname=p\tdelta=4900\n"
+      "experiment\tselected=a.c:10\tspeedup=0.15\tduration=900000000\n"
+      "throughput-point\tname=p\tdelta=10000\n"
+      "experiment\tselected=a.c:10\tspeedup=0.25\tduration=850000000\n"
+      "throughput-point\tname=p\tdelta=10000\n"
+      "experiment\tselected=a.c:10\tspeedup=0.35\tduration=700000000\n"
+      "throughput-point\tname=p\tdelta=10000\n"
       "experiment\tselected=a.c:10\tspeedup=0.75\tduration=700000000\n"
       "throughput-point\tname=p\tdelta=10000\n"
       "experiment\tselected=a.c:10\tspeedup=1\tduration=700000000\n"
