@@ -10,8 +10,8 @@
  * experiments combined (sum visits y = visits - duration / m_0 for
  * throughput). A weight that grows with the measured rate lifts the fit
  * wherever the noise did: the precision visits / r^2 grew with the rate's
- * cube, and a flat line's slope interval lay above 0 three to five times
- * as often as it could (docs/report.md, A/A profiles). Past r = 2 (half
+ * cube, and a flat line's slope interval lay above 0 three to four times
+ * as often as it should (docs/report.md, A/A profiles). Past r = 2 (half
  * the baseline's rate: a stall, such as the load ending, not noise) the
  * weight falls as 1 / r^2, so one stalled experiment cannot swing a row. */
 double cr_point_weight(double visits, double r);

@@ -154,5 +154,33 @@ int main(void) {
     CHECK_NEAR(row->pred[2], 0.3, 1e-9);
   }
   fixture_free(&f);
+
+  /* Weights: the visits, down to a stall. Baseline 1e4 visits in 1e9 ns;
+   * at r = p_s/p_0 = 1 and 1.6 (noise, contention) the weight is the
+   * visits; at r = 5 (2,000 visits where 10,000 were due: the load ended
+   * mid-experiment) it is 2000 (2/5)^2 = 320, so the stall weighs what 320
+   * visits would, not 2,000, and cannot swing the row. */
+  fixture_init(&f);
+  fixture_parse(
+      &f, "stall.coz",
+      "experiment\tselected=a.c:10\tspeedup=0\tduration=1000000000\n"
+      "throughput-point\tname=p\tdelta=10000\n"
+      "experiment\tselected=a.c:10\tspeedup=0.25\tduration=1000000000\n"
+      "throughput-point\tname=p\tdelta=10000\n"
+      "experiment\tselected=a.c:10\tspeedup=0.5\tduration=1000000000\n"
+      "throughput-point\tname=p\tdelta=6250\n"
+      "experiment\tselected=a.c:10\tspeedup=0.75\tduration=1000000000\n"
+      "throughput-point\tname=p\tdelta=2000\n"
+      "experiment\tselected=a.c:10\tspeedup=1\tduration=1000000000\n"
+      "throughput-point\tname=p\tdelta=10000\n");
+  fixture_analyse(&f);
+  row = find_row(&f, "a.c:10", "p");
+  CHECK(row != NULL);
+  if (row) {
+    CHECK_NEAR(at(row, 250)->weight, 10000, 1e-6);
+    CHECK_NEAR(at(row, 500)->weight, 6250, 1e-6);
+    CHECK_NEAR(at(row, 750)->weight, 320, 1e-6);
+  }
+  fixture_free(&f);
   return check_done("test_throughput");
 }
