@@ -115,17 +115,26 @@ static double chi2_draw(struct rng *r, double df) {
   return df > 0 ? 2 * gamma_draw(r, df / 2) : 0;
 }
 
-/* The visits (arrivals for latency) that weigh measure m in the fits.
- * Replicates keep them as counted: the rate's noise is mostly the
- * experiments' effective durations (a speedup of 100% on the pipeline:
- * durations 18% apart, visits 6%), so visits that followed the drawn rate
- * tied the weight to the point's error and made the slope's interval on a
- * curve that is not a line too narrow (92.3% coverage at 30 experiments
- * per speedup against a pooled baseline, 97.3% with the visits as
- * counted; docs/report.md). A drawn stall still weighs little, through r
- * (cr_point_weight). */
+/* The visits (arrivals for latency) counted in measure m. */
 static double counted(enum cr_point_kind kind, const struct cr_measure *m) {
   return (double)(kind == CR_LATENCY ? m->arrivals : m->delta);
+}
+
+/* The weight of measure m in a replicate whose drawn value is `drawn`
+ * (base: the baseline's). For throughput the visits follow the drawn rate,
+ * as they would have in experiments that ran at it, so a replicate's
+ * weighted mean of y is the y of its experiments put together, as the
+ * estimate's is (cr_point_weight); kept as counted, y's curvature in the
+ * rate stretched the slope's interval downwards (test_ci, docs/results.md
+ * "Weights by visits"). Arrivals stay as counted: a drawn latency says
+ * nothing of them. A drawn stall still weighs little, through r. */
+static double replicate_weight(enum cr_point_kind kind,
+                               const struct cr_measure *m, double drawn,
+                               double base) {
+  double visits = counted(kind, m);
+  if (kind == CR_THROUGHPUT)
+    visits *= m->value / drawn; /* drawn rate / measured rate */
+  return cr_point_weight(visits, drawn / base);
 }
 
 /* The moderated relative variance of m's value over its duration,
@@ -249,10 +258,7 @@ int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed) {
     double base = one[0];
     for (size_t i = 0; i < n; i++) {
       int ok = base > 0 && one[i] > 0;
-      /* Weights follow the replicate's r past a stall (counted()). */
-      ws[i] = ok ? cr_point_weight(counted(row->kind, &row->m[i]),
-                                   one[i] / base)
-                 : 0;
+      ws[i] = ok ? replicate_weight(row->kind, &row->m[i], one[i], base) : 0;
       one[i] = ok ? row->phase_factor * (1 - one[i] / base) : NAN;
       ys[i * reps + b] = one[i];
     }
