@@ -250,8 +250,7 @@ static int finish_row(struct cr_row *row, const struct cr_options *o,
     struct cr_measure *m = &row->m[i];
     m->y = m->valid ? row->phase_factor * (1 - m->value / base) : NAN;
     m->lo = m->hi = NAN;
-    double visits = (double)(row->kind == CR_LATENCY ? m->arrivals : m->delta);
-    m->weight = m->valid ? cr_point_weight(visits, m->value / base) : 0;
+    m->weight = m->valid ? cr_measure_weight(row->kind, m, m->value, base) : 0;
     ws[i] = m->weight;
     ys[i] = m->y;
     log_var[i] = m->valid ? cr_measure_log_var(row->kind, m) : 0;

@@ -120,21 +120,20 @@ static double counted(enum cr_point_kind kind, const struct cr_measure *m) {
   return (double)(kind == CR_LATENCY ? m->arrivals : m->delta);
 }
 
-/* The weight of measure m in a replicate whose drawn value is `drawn`
- * (base: the baseline's). For throughput the visits follow the drawn rate,
- * as they would have in experiments that ran at it, so a replicate's
- * weighted mean of y is the y of its experiments put together, as the
- * estimate's is (cr_point_weight); kept as counted, y's curvature in the
- * rate stretched the slope's interval downwards (test_ci, docs/results.md
- * "Weights by visits"). Arrivals stay as counted: a drawn latency says
- * nothing of them. A drawn stall still weighs little, through r. */
-static double replicate_weight(enum cr_point_kind kind,
-                               const struct cr_measure *m, double drawn,
-                               double base) {
+/* For throughput the visits follow the value (in a replicate, the drawn
+ * rate), as they would have in experiments that ran at it, so a
+ * replicate's weighted mean of y is the y of its experiments put
+ * together, as the estimate's is (cr_point_weight); kept as counted, y's
+ * curvature in the rate stretched the slope's interval downwards (test_ci,
+ * docs/results.md "Weights by visits"). Arrivals stay as counted: a drawn
+ * latency says nothing of them. A drawn stall still weighs little,
+ * through r. */
+double cr_measure_weight(enum cr_point_kind kind, const struct cr_measure *m,
+                         double value, double base) {
   double visits = counted(kind, m);
   if (kind == CR_THROUGHPUT)
-    visits *= m->value / drawn; /* drawn rate / measured rate */
-  return cr_point_weight(visits, drawn / base);
+    visits *= m->value / value; /* drawn rate / measured rate */
+  return cr_point_weight(visits, value / base);
 }
 
 /* The moderated relative variance of m's value over its duration,
@@ -258,7 +257,7 @@ int cr_bootstrap(struct cr_row *row, unsigned replicates, uint64_t seed) {
     double base = one[0];
     for (size_t i = 0; i < n; i++) {
       int ok = base > 0 && one[i] > 0;
-      ws[i] = ok ? replicate_weight(row->kind, &row->m[i], one[i], base) : 0;
+      ws[i] = ok ? cr_measure_weight(row->kind, &row->m[i], one[i], base) : 0;
       one[i] = ok ? row->phase_factor * (1 - one[i] / base) : NAN;
       ys[i * reps + b] = one[i];
     }

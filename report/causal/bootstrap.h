@@ -15,6 +15,10 @@ void cr_measure_moderate(struct cr_measure *m, double kappa_pool,
 /* The variance of the log of m's value that the replicates draw, on
  * average: its moderated noise, floored at counting noise. */
 double cr_measure_log_var(enum cr_point_kind kind, const struct cr_measure *m);
+/* The weight of measure m in the fits when its value is `value` (m->value
+ * for the estimate, a drawn one in a replicate; base: the baseline's). */
+double cr_measure_weight(enum cr_point_kind kind, const struct cr_measure *m,
+                         double value, double base);
 /* Fills lo/hi of every measure, slope and predictions. A pooled
  * baseline's replicates must have been drawn (cr_pool_bootstrap, with the
  * same number of replicates). */

@@ -39,7 +39,7 @@ static bool x_spread(const struct cr_measure *m, size_t n, const double *ys,
 }
 
 /* Weighted least squares, each point weighted by its visits (ws[i],
- * cr_point_weight): one experiment with few visits, or a stalled one with a
+ * cr_measure_weight): one experiment with few visits, or a stalled one with a
  * very long period, cannot swing the ranking. */
 double cr_fit_slope(const struct cr_measure *m, size_t n, const double *ys,
                     const double *ws) {

@@ -14,7 +14,7 @@ extern const int cr_pred_permille[CR_PRED_N];
  * a tricube kernel, when they lie on both sides of it; otherwise the linear
  * interpolation between the neighbouring measured points, held at the last
  * one past it. ys[i] is the y of measure i (NAN to skip it), ws[i] its
- * weight (cr_point_weight). */
+ * weight (cr_measure_weight). */
 double cr_fit_slope(const struct cr_measure *m, size_t n, const double *ys,
                     const double *ws);
 /* The standard error of cr_fit_slope by the delta method, without a

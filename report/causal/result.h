@@ -51,7 +51,7 @@ struct cr_measure {
   double value;      /* period ns/visit, or mean latency ns */
   int valid;         /* value finite and > 0 */
   double y, lo, hi;  /* program speedup, 95% CI (NAN when unknown) */
-  double weight;     /* cr_point_weight of the point estimate */
+  double weight;     /* cr_measure_weight of the point estimate */
   /* Noise (bootstrap.c): the experiments' duration-weighted relative
    * variance around the combined value, kappa (the relative variance of
    * the value over a total duration D is kappa / D) with df = experiments
