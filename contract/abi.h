@@ -39,7 +39,7 @@ struct coz_module_desc {
   uint32_t n_points;
   const struct coz_point_desc *points;
   uint32_t n_files;
-  uint32_t reserved;
+  uint32_t flags;           /* COZ_MODULE_* (0 from passes before them) */
   const char *const *files; /* absolute paths of the instrumented files */
 };
 
@@ -52,6 +52,11 @@ COZ_ABI_ASSERT(sizeof(struct coz_point_desc) == 32, "coz_point_desc is 32 B");
  * program has no other point (docs/design.md, contract 2). */
 #define COZ_POINT_FROM_COMMAND_LINE 1u /* --coz-progress/begin/end */
 #define COZ_POINT_CANDIDATE 2u
+
+/* Module flags. The kernel walks user stacks by frame pointers (the call
+ * chains of csw call paths), so a module whose functions omit them loses
+ * their callers there; the runtime says so when csw call paths are on. */
+#define COZ_MODULE_OMITS_FRAME_POINTERS 1u
 
 #define COZ_KIND_THROUGHPUT 0u
 #define COZ_KIND_BEGIN 1u

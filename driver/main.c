@@ -97,15 +97,14 @@ static void split_user_args(int argc, char **argv, struct coz_options *opts,
   }
 }
 
-/* Before the user's arguments, so that an explicit -fomit-frame-pointer
- * still wins (clang takes the last of a flag pair). */
+/* Before the user's arguments. No frame pointers: samples are attributed
+ * by CFI, and only csw call paths need them (the runtime says so). */
 static void add_leading_compile_flags(struct arg_list *cmd,
                                       const struct cli_facts *facts) {
   if (!cli_compiles(facts))
     return;
   if (!facts->debug_info_chosen)
     arg_list_push(cmd, "-gline-tables-only"); /* samples → source lines */
-  arg_list_push(cmd, "-fno-omit-frame-pointer");
 }
 
 /* After the user's arguments: -I is searched in order, so the user's own

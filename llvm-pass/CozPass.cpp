@@ -50,7 +50,7 @@ PreservedAnalyses CozInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
   Candidate.select(Work, Options.Points.empty() && !Options.NoCandidates);
 
   for (Function *F : Work) {
-    Record.addFunctionFile(*F);
+    Record.addFunction(*F);
     Checkpoints.rewrite(*F);
     // Markers first: their increments keep the marker's location, so the
     // line points below see the same lines as the source.

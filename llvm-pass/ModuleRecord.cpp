@@ -150,12 +150,16 @@ void ModuleRecord::emitIncrement(IRBuilder<> &B, GlobalVariable *Counter,
       Created->push_back(&*It);
 }
 
-void ModuleRecord::addFunctionFile(const Function &F) {
+void ModuleRecord::addFunction(const Function &F) {
   if (const DISubprogram *SP = F.getSubprogram()) {
     std::string P = absolutePath(SP->getFile());
     if (!P.empty())
       Files.insert(P);
   }
+  // "non-leaf" is enough for the kernel's walk: a leaf calls no system call.
+  StringRef FP = F.getFnAttribute("frame-pointer").getValueAsString();
+  if (FP != "all" && FP != "non-leaf")
+    ModuleFlags |= COZ_MODULE_OMITS_FRAME_POINTERS;
 }
 
 bool ModuleRecord::finish() {
@@ -194,7 +198,7 @@ bool ModuleRecord::finish() {
                          ConstantArray::get(FilesTy, FileInits), "__coz_files");
 
   // struct coz_module_desc { uint32_t abi_version, n_points;
-  //   const struct coz_point_desc *points; uint32_t n_files, reserved;
+  //   const struct coz_point_desc *points; uint32_t n_files, flags;
   //   const char *const *files; }
   StructType *ModTy =
       StructType::get(C, {I32, I32, BytePtr, I32, I32, BytePtr});
@@ -202,7 +206,7 @@ bool ModuleRecord::finish() {
       ModTy,
       {U32(COZ_ABI_VERSION), U32(PointInits.size()),
        ConstantExpr::getPointerCast(PointsGV, BytePtr), U32(FileInits.size()),
-       U32(0), ConstantExpr::getPointerCast(FilesGV, BytePtr)});
+       U32(ModuleFlags), ConstantExpr::getPointerCast(FilesGV, BytePtr)});
   auto *ModGV = new GlobalVariable(M, ModTy, true, GlobalValue::PrivateLinkage,
                                    ModInit, "__coz_module_desc");
   ModGV->setAlignment(Align(8));

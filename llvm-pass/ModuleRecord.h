@@ -55,9 +55,10 @@ public:
   emitIncrement(llvm::IRBuilder<> &B, llvm::GlobalVariable *Counter,
                 llvm::SmallVectorImpl<llvm::Instruction *> *Created = nullptr);
 
-  // Records the source file of a function the pass processed (the runtime's
-  // default scope).
-  void addFunctionFile(const llvm::Function &F);
+  // Records a function the pass processed: its source file (the runtime's
+  // default scope) and whether it keeps a frame pointer (abi.h's module
+  // flags).
+  void addFunction(const llvm::Function &F);
 
   // Emits the descriptors and the registering constructor when the module
   // has points or files. Returns whether it emitted anything.
@@ -76,6 +77,7 @@ private:
   // Keyed by (kind, is candidate, name).
   std::map<std::tuple<unsigned, bool, std::string>, Point> Points;
   std::set<std::string> Files;
+  unsigned ModuleFlags = 0;
 };
 
 } // namespace coz

@@ -44,6 +44,16 @@ size_t coz_progress_modules(void) {
   return n < MAX_MODULES ? n : MAX_MODULES;
 }
 
+size_t coz_progress_modules_flagged(uint32_t flags) {
+  size_t n = coz_progress_modules(), flagged = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct coz_module_desc *m = atomic_load(&modules[i]);
+    if (m && (m->flags & flags) == flags)
+      flagged++;
+  }
+  return flagged;
+}
+
 /* ---- Slow path: __coz_marker without the pass. ----
  * A fixed open-addressing table keyed by (kind, name contents); names are
  * copied because the caller's string need not outlive the call. */

@@ -39,5 +39,7 @@ const char **coz_progress_files(size_t first, size_t *n);
 bool coz_progress_object_has_module(uintptr_t lo, uintptr_t hi, void *arg);
 /* Whether any module compiled with the pass registered. */
 size_t coz_progress_modules(void);
+/* How many of them carry all of abi.h's module flags `flags`. */
+size_t coz_progress_modules_flagged(uint32_t flags);
 
 #endif /* COZ_PROGRESS_H */

@@ -312,6 +312,8 @@ static void at_exit(void) {
   atomic_store(&coz_callpath_bytes, false);
   atomic_store(&coz_callpath_wall, false);
   cp_ring_close_all(); /* the threads still running */
+  if (cp_config.enabled[CP_CSW])
+    cp_ring_note_frame_pointers();
   cp_write_profile();
 }
 

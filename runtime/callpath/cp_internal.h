@@ -113,6 +113,9 @@ int cp_ring_open(uint64_t config, uint64_t period);
 /* Drains the ring into the table, totals its count and closes it. */
 void cp_ring_close(int slot);
 void cp_ring_close_all(void);
+/* At exit: a notice when modules compiled without frame pointers hid
+ * callers from the kernel's call chains. */
+void cp_ring_note_frame_pointers(void);
 
 /* ---- output (cp_write.c) ---- */
 /* Appends what was sampled since the previous block. */

@@ -3,13 +3,16 @@
  * thread switches out to sleep would wake it: nanosleep, poll or sem_wait
  * would return EINTR early and change the program's behaviour. So the
  * counter writes PERF_SAMPLE_CALLCHAIN records (the kernel walks the user
- * stack by frame pointers, which coz-cc keeps; the caller of the libc
- * function that made the system call is usually missing, because libc's
- * wrappers set up no frame) and the rings are drained when their thread
+ * stack by frame pointers, which code compiled with -fno-omit-frame-pointer
+ * keeps; the caller of the libc function that made the system call is
+ * usually missing, because libc's wrappers set up no frame) and the rings are drained when their thread
  * ends and at exit. The period is fixed (no signal to re-arm it with
  * jitter); a full ring drops samples, counted as dropped. */
+#include "abi.h"
 #include "cp_internal.h"
 #include "fd_floor.h"
+#include "progress.h"
+#include "util.h"
 
 #include <linux/perf_event.h>
 #include <string.h>
@@ -161,4 +164,17 @@ void cp_ring_close(int slot) {
 void cp_ring_close_all(void) {
   for (int i = 0; i < CP_RINGS; i++)
     finish(i, true);
+}
+
+/* coz-cc leaves frame pointers to the user: they cost up to a fifth of a
+ * call-heavy program's time (docs/results.md), and only these call chains
+ * need them. */
+void cp_ring_note_frame_pointers(void) {
+  size_t frameless =
+      coz_progress_modules_flagged(COZ_MODULE_OMITS_FRAME_POINTERS);
+  if (frameless > 0)
+    coz_log_notice("csw call paths: %zu of %zu modules built with coz-cc "
+                   "omit frame pointers, so their context switches lose "
+                   "callers; for whole paths add -fno-omit-frame-pointer",
+                   frameless, coz_progress_modules());
 }

@@ -270,6 +270,31 @@ def context_switches_test(args, workdir):
     return ok
 
 
+def frame_pointer_notice_test(args, workdir):
+    # The same program built with frame pointers (cp_sleep) and without
+    # (cp_sleep_omitfp, coz-cc's default): csw call paths walk frame
+    # pointers, so only the second draws the notice, and only with csw on.
+    ok = True
+    for name, spec, want in (('cp_sleep_omitfp', 'csw:4', 1),
+                             ('cp_sleep', 'csw:4', 0),
+                             ('cp_sleep_omitfp', 'cpu,wall', 0)):
+        env = dict(os.environ, COZ_CALLPATH=spec, COZ_VERBOSE='1',
+                   COZ_CALLPATH_OUTPUT=os.path.join(workdir, 'fp.callpath'),
+                   COZ_OUTPUT=os.path.join(workdir, 'profile.coz'))
+        env.pop('COZ_QUIET', None)
+        p = subprocess.run([os.path.join(args.bindir, name)], env=env,
+                           cwd=workdir, capture_output=True, text=True,
+                           timeout=240)
+        if p.returncode != 0:
+            sys.exit(f'FAIL: {name} exited {p.returncode}: {p.stderr}')
+        seen = [ln for ln in p.stderr.splitlines()
+                if 'omit frame pointers' in ln]
+        ok &= check(f'{name} with {spec}: notice lines', len(seen), want, 0)
+        if seen:
+            print(f'     {seen[0]}')
+    return ok
+
+
 def periodic_write_test(args, workdir):
     # The program aborts (no exit handler runs) after the periodic write.
     out = os.path.join(workdir, 'crash.callpath')
@@ -472,6 +497,7 @@ def main():
         'process_db': lambda w: process_db_test(args, w),
         'recursive': lambda w: recursive_test(args, w),
         'context_switches': lambda w: context_switches_test(args, w),
+        'frame_pointer_notice': lambda w: frame_pointer_notice_test(args, w),
         'periodic_write': lambda w: periodic_write_test(args, w),
         'report_algorithm': lambda w: report_algorithm_test(args, w),
         'own_io_function': lambda w: own_io_function_test(args, w),

@@ -88,7 +88,7 @@ case_pkgconfig_static() {
   line="$(grep -n 'sum += result;' "$PROGRAMS/work.c" | cut -d: -f1)"
   # shellcheck disable=SC2086
   COZ_PASS_ARGS="--coz-progress=work.c:$line=summed" run "$COZ_TEST_CLANG" -O2 -g \
-    -fno-omit-frame-pointer -fpass-plugin="$plugin" $cflags -c "$PROGRAMS/work.c" -o work.o
+    -fpass-plugin="$plugin" $cflags -c "$PROGRAMS/work.c" -o work.o
   # shellcheck disable=SC2086
   run "$COZ_TEST_CLANG" -static work.o -o prog $libs
   run_profiled prog ./prog

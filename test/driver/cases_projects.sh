@@ -46,7 +46,7 @@ case_cmake_plain_pkgconfig() {
   [ -f "$plugin" ] || fail "pkg-config's plugin path $plugin does not exist"
   configure_and_build "$PROJECTS/cmake_app" build \
     -DCMAKE_C_COMPILER="$COZ_TEST_CLANG" -DCMAKE_BUILD_TYPE=Release \
-    "-DCMAKE_C_FLAGS=-fpass-plugin=$plugin -fno-omit-frame-pointer -gline-tables-only $cflags" \
+    "-DCMAKE_C_FLAGS=-fpass-plugin=$plugin -gline-tables-only $cflags" \
     "-DCMAKE_EXE_LINKER_FLAGS=$libs"
   grep -q "/bin/coz-cc" build.build.log && fail "the plain-clang build ran coz-cc"
   check_chunk_app build/chunk_app

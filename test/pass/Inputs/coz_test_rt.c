@@ -25,7 +25,7 @@ struct coz_module_desc {
   uint32_t n_points;
   const struct coz_point_desc *points;
   uint32_t n_files;
-  uint32_t reserved;
+  uint32_t flags;
   const char *const *files;
 };
 
