@@ -5,9 +5,10 @@
  * counter writes PERF_SAMPLE_CALLCHAIN records (the kernel walks the user
  * stack by frame pointers, which code compiled with -fno-omit-frame-pointer
  * keeps; the caller of the libc function that made the system call is
- * usually missing, because libc's wrappers set up no frame) and the rings are drained when their thread
- * ends and at exit. The period is fixed (no signal to re-arm it with
- * jitter); a full ring drops samples, counted as dropped. */
+ * usually missing, because libc's wrappers set up no frame) and the rings
+ * are drained when their thread ends and at exit. The period is fixed (no
+ * signal to re-arm it with jitter); a full ring drops samples, counted as
+ * dropped. */
 #include "abi.h"
 #include "cp_internal.h"
 #include "fd_floor.h"

@@ -245,26 +245,38 @@ def test_wake_credit():
     table's checkpoint) and a raw futex told through coz.h's hooks.
     Before the fixes (checkpoints.h, coz_checkpoint_hold; thread_state.h,
     in_wait) 78-85 (sem) and 893 (hooks) of 3000 wake-ups were late, by up
-    to 4.5 ms. The machine's own hiccups make a few rounds late unprofiled
-    too (0-6 of 3000), so an unprofiled run of each wait is the control."""
+    to 4.5 ms, in every run. The machine's own hiccups make rounds late
+    too: 0-6 of 3000 unprofiled on a quiet machine, but a run that meets
+    another busy program (ctest -j2) had 22-28. So each trial pairs a
+    profiled run with an unprofiled one, its control, run next to it, and
+    a wait passes when two trials of at most three do: the fault fails
+    every trial, a hiccup one."""
     line = line_of("wake_credit.c", "LINE_A")
     env = {"COZ_FIXED_LINE": line, "COZ_FIXED_SPEEDUP": "100",
            "COZ_PERIOD": "100000"}
     ok = True
     for wait in ("sem", "hooks"):
-        out, exps, _ = run("rt_wake_credit", [3000, wait], env=env)
-        late, worst = value(out, "late"), value(out, "worst_us")
-        out, _, _ = run("rt_wake_credit", [3000, wait], profiled=False)
-        control = value(out, "late")
-        sped = [e for e in exps
-                if e["speedup"] == 1.0 and e["selected_samples"]]
-        limit = 2 * control + 10
-        good = late <= limit
-        print("%s: late wake-ups %d of 3000 (worst %.0f us), %d unprofiled,"
-              " limit %d; %d experiments at 100%% with samples of %s: %s"
-              % (wait, late, worst, control, limit, len(sped), line,
-                 "ok" if good else "FAILED"))
-        if len(sped) < 5:
-            fail("too few sped-up experiments to test anything")
-        ok &= good
+        good_trials = bad_trials = 0
+        while good_trials < 2 and bad_trials < 2:
+            out, exps, _ = run("rt_wake_credit", [3000, wait], env=env)
+            late, worst = value(out, "late"), value(out, "worst_us")
+            out, _, _ = run("rt_wake_credit", [3000, wait], profiled=False)
+            control = value(out, "late")
+            sped = [e for e in exps
+                    if e["speedup"] == 1.0 and e["selected_samples"]]
+            if len(sped) < 5:
+                fail("too few sped-up experiments to test anything")
+            limit = 2 * control + 10
+            good = late <= limit
+            good_trials += good
+            bad_trials += not good
+            print("%s: late wake-ups %d of 3000 (worst %.0f us), %d "
+                  "unprofiled, limit %d; %d experiments at 100%% with "
+                  "samples of %s: %s" % (wait, late, worst, control, limit,
+                                         len(sped), line,
+                                         "ok" if good else "late"))
+        print("%s: %d of %d trials within the limit: %s"
+              % (wait, good_trials, good_trials + bad_trials,
+                 "ok" if good_trials == 2 else "FAILED"))
+        ok &= good_trials == 2
     return ok
