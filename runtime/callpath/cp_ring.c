@@ -167,8 +167,8 @@ void cp_ring_close_all(void) {
     finish(i, true);
 }
 
-/* coz-cc leaves frame pointers to the user: they cost up to a fifth of a
- * call-heavy program's time (docs/results.md), and only these call chains
+/* coz-cc leaves frame pointers to the user: they made a call-heavy
+ * program up to 15% slower (docs/results.md), and only these call chains
  * need them. */
 void cp_ring_note_frame_pointers(void) {
   size_t frameless =
