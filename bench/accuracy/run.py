@@ -59,6 +59,8 @@ def parse_args():
                     help="COZ_PERIOD for profiling runs, in us (runtime "
                     f"default {bl.DEFAULT_PERIOD_US}); the harness passes no COZ_* variable "
                     "of its own environment on")
+    ap.add_argument("--sampler", choices=("auto", "perf", "timer"),
+                    help="COZ_SAMPLER for profiling runs (runtime default)")
     ap.add_argument("--max-runs", type=int, help="profiling runs cap per target")
     ap.add_argument("--max-profile-s", type=float,
                     help="profiling time cap per target in seconds")
@@ -140,6 +142,8 @@ def profile_target(args, tc, case, exe, src_name, line, profile: Path):
         env["COZ_EXPERIMENT"] = str(args.experiment_ms)
     if args.period_us:
         env["COZ_PERIOD"] = str(args.period_us * 1000)
+    if args.sampler:
+        env["COZ_SAMPLER"] = args.sampler
     if args.mode != "free":
         env["COZ_FIXED_LINE"] = f"{src_name}:{line}"
     min_points = 3 if args.mode == "targeted" else args.min_speedups

@@ -227,6 +227,8 @@ def main():
     ap.add_argument("--period-us", type=bl.positive_int,
                     help="COZ_PERIOD of the wall-time runs, in us (runtime "
                     f"default {bl.DEFAULT_PERIOD_US})")
+    ap.add_argument("--sampler", choices=("auto", "perf", "timer"),
+                    help="COZ_SAMPLER of the wall-time runs (runtime default)")
     ap.add_argument("--rt", action="store_true",
                     help="run the timed programs SCHED_RR priority 1 (root): "
                     "robust to ordinary load on a shared machine")
@@ -253,10 +255,13 @@ def main():
     print(f"machine: {bl.machine_summary()}")
     result = {"machine": bl.machine_summary(),
               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-              "runs": args.runs, "period_us": args.period_us or bl.DEFAULT_PERIOD_US}
+              "runs": args.runs, "period_us": args.period_us or bl.DEFAULT_PERIOD_US,
+              "sampler": args.sampler or "default"}
     if "wall" not in skip:
         # The harness passes no COZ_* variable of its own environment on.
         env = {"COZ_PERIOD": str(args.period_us * 1000)} if args.period_us else {}
+        if args.sampler:
+            env["COZ_SAMPLER"] = args.sampler
         programs = []
         for case in CASES:
             programs.append(Program(

@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "median.h"
+
 enum { NONE, PERF_RING, PERF_SIGNAL, PERF_REARM, PERF_CLOCK, CPU_TIMER,
        N_SETUPS };
 static const char *const setup_names[N_SETUPS] = {
@@ -170,16 +172,6 @@ static struct result measure(int setup, uint64_t period) {
   return r;
 }
 
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, by_value);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int main(int argc, char **argv) {
   int rounds = argc > 1 ? atoi(argv[1]) : 7;
   uint64_t period = argc > 2 ? strtoull(argv[2], NULL, 10) : 1000000u;
@@ -213,7 +205,7 @@ int main(int argc, char **argv) {
   printf("loop of %llu LCG steps, %d rounds, period %llu ns; unsampled "
          "median %.3f s\n",
          (unsigned long long)ITERATIONS, rounds, (unsigned long long)period,
-         median(base, rounds));
+         bench_median(base, rounds));
   printf("%-12s %10s %10s %14s\n", "set-up", "time ratio", "overhead",
          "signals/s");
   for (int s = 1; s < N_SETUPS; s++) {
@@ -222,9 +214,9 @@ int main(int argc, char **argv) {
              setup_names[s]);
       continue;
     }
-    double m = median(ratio[s], rounds);
+    double m = bench_median(ratio[s], rounds);
     printf("%-12s %10.3f %9.1f%% %14.0f\n", setup_names[s], m, 100 * (m - 1),
-           median(rate[s], rounds));
+           bench_median(rate[s], rounds));
   }
   return 0;
 }

@@ -30,7 +30,8 @@ kept in WORK/NAME/results.json:
   actual    plain builds before/after the change, --pairs interleaved
             rounds: the actual program speedup (median of per-round ratios)
   overhead  the original program: plain / coz-cc COZ_OFF=1 / profiling on /
-            Coz 0.2.2, interleaved rounds: medians of the ratios to plain
+            Coz 0.2.2 (/ profiling on with --sampler's), interleaved
+            rounds: medians of the ratios to plain
 
 Usage (every study takes the same options):
   bench/realworld/NAME.py --bin build/bin [--steps build,actual]
@@ -264,7 +265,9 @@ class Study:
         """Builds the original program (level 0) and the program after each
         change (levels 1..n), or only the given levels."""
         try:
-            debsrc.install(["make", "patch", "dpkg-dev", *self.p.packages])
+            # coz-profiler: the coz022 build includes its coz.h.
+            debsrc.install(["make", "patch", "dpkg-dev", "coz-profiler",
+                            *self.p.packages])
             tree = debsrc.fetch(self.p.package, self.work / "debian")
             libraries = {sub: debsrc.fetch(pkg, self.work / "debian")
                          for sub, pkg in self.p.sources.items()}
@@ -418,16 +421,22 @@ def overhead(study, rounds):
                                  "ours"),
         "coz022": profiling.profiled(study.load("coz022-0"),
                                      scratch / "ovh022.coz", "coz022")}
+    if study.coz_env:  # --sampler: profiling on with it, in the same rounds
+        variants["on" + study.suffix] = profiling.profiled(
+            study.load("coz-0", **study.coz_env), scratch / "ovh-s.coz",
+            "ours")
     print(f"overhead: {rounds} rounds of {', '.join(variants)}", flush=True)
     times = measure.interleaved(variants, rounds, study.lock)
     (scratch / "ovh.coz").unlink(missing_ok=True)
     (scratch / "ovh022.coz").unlink(missing_ok=True)
+    (scratch / "ovh-s.coz").unlink(missing_ok=True)
     out = {"plain_s": bl.median(times["plain"]), "rounds": rounds,
            "load": bl.loadavg(), "times": times,
            "timing_lock": "shared" if study.lock.shared_timing else
            "exclusive"}
-    for k in ("off", "on", "coz022"):
-        out[k] = measure.ratio_stats(times[k], times["plain"])
+    for k in variants:
+        if k != "plain":
+            out[k] = measure.ratio_stats(times[k], times["plain"])
     return out
 
 
@@ -500,7 +509,8 @@ def print_table(program, r):
     if "overhead" in r:
         o = r["overhead"]
         print(f"overhead: plain {o['plain_s']:.2f} s; " + "; ".join(
-            f"{k} x{o[k]['ratio']:.3f}" for k in ("off", "on", "coz022")))
+            f"{k} x{o[k]['ratio']:.3f}" for k in o
+            if isinstance(o[k], dict) and "ratio" in o[k]))
 
 
 def raise_priority(nice):
@@ -537,8 +547,9 @@ def parser(description):
                     "timing, shared while building and profiling")
     ap.add_argument("--sampler", choices=["perf", "perf-user", "timer"],
                     help="COZ_SAMPLER for the linecost and predict steps "
-                    "(results kept beside the default sampler's); perf-user: "
-                    "perf without samples of kernel time")
+                    "(results kept beside the default sampler's), and a "
+                    "variant of the overhead step; perf-user: perf without "
+                    "samples of kernel time")
     ap.add_argument("--shared-timing", action="store_true",
                     help="time under the shared lock (when the exclusive "
                     "one cannot be had; recorded in the results)")
