@@ -170,6 +170,9 @@ void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext) {
     t->in_runtime = 1;
     process(t);
     take_kernel_samples(t);
+    /* Only here, never under in_runtime: a move unmaps the perf ring that
+     * the interrupted runtime code may be reading. */
+    coz_sampler_review(&t->sampler);
     t->in_runtime = 0;
   }
   errno = saved_errno;

@@ -8,10 +8,30 @@
 #include "sampler_timer.h"
 #include "util.h"
 
+#include <errno.h>
 #include <stdatomic.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
 
 enum { KIND_NONE, KIND_PERF, KIND_TIMER };
 static int chosen = KIND_NONE;
+static bool moves_allowed; /* set once, before any thread starts sampling */
+
+/* Whether a CPU-time timer that expires while its thread is in a system
+ * call signals the thread only on its return to user mode: from Linux
+ * 5.11 on x86-64 (expiry handled as task work), where a poll() that
+ * scanned 60,000 descriptors before sleeping was never cut short (0 of
+ * 400 calls, 245 expiries inside them). Earlier kernels signal from the
+ * tick, which can end the call's sleep with EINTR. */
+static bool timer_waits_for_user_mode(void) {
+  struct utsname u;
+  unsigned major = 0, minor = 0;
+  if (uname(&u) != 0 || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+    return false;
+  return major > 5 || (major == 5 && minor >= 11);
+}
 
 bool coz_sampler_init(void) {
   switch (coz_config.SAMPLER) {
@@ -38,11 +58,29 @@ bool coz_sampler_init(void) {
   }
   if (chosen == KIND_PERF)
     coz_perf_kernel_init();
+  moves_allowed = chosen == KIND_PERF &&
+                  coz_config.SAMPLER == COZ_SAMPLER_AUTO &&
+                  timer_waits_for_user_mode();
   return true;
 }
 
 const char *coz_sampler_name(void) {
   return chosen == KIND_PERF ? "perf" : chosen == KIND_TIMER ? "timer" : "none";
+}
+
+static bool start_perf(struct coz_sampler_thread *s, pid_t tid) {
+  if (!coz_perf_start(s, tid))
+    return false;
+  s->kind = KIND_PERF;
+  coz_perf_kernel_start(s);
+  return true;
+}
+
+static bool start_timer(struct coz_sampler_thread *s, pid_t tid) {
+  if (!coz_timer_start(s, tid))
+    return false;
+  s->kind = KIND_TIMER;
+  return true;
 }
 
 bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
@@ -54,16 +92,21 @@ bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
    * (set up from the initialising thread) unwind by frame pointers only. */
   if (tid == coz_gettid())
     coz_sampler_own_stack(s);
-  if (chosen == KIND_PERF && coz_perf_start(s, tid)) {
-    s->kind = KIND_PERF;
-    coz_perf_kernel_start(s);
-    return true;
+  s->moves = 0;
+  s->switch_signals = 0;
+  if (chosen == KIND_PERF) {
+    if (start_perf(s, tid))
+      return true;
+    /* perf may run out for this thread (too many open files): degrade to
+     * the timer sampler for it. */
+    coz_log_verbose(1, "perf sampler for thread %d: %s", (int)tid,
+                    strerror(errno));
   }
-  /* perf may run out for this thread (too many open files): degrade to
-   * the timer sampler for it. */
-  if (chosen != KIND_NONE && coz_timer_start(s, tid)) {
-    s->kind = KIND_TIMER;
-    return true;
+  if (chosen != KIND_NONE) {
+    if (start_timer(s, tid))
+      return true;
+    coz_log_verbose(1, "timer sampler for thread %d: %s", (int)tid,
+                    strerror(errno));
   }
   return false;
 }
@@ -134,6 +177,65 @@ static uint64_t perf_weight(struct coz_sampler_thread *s, uint64_t cpu) {
       (coz_config.PERIOD + cost) * (s->first_weight ? s->first_weight : 1);
   s->first_weight = 1;
   return w;
+}
+
+/* A thread that blocks often samples by the timer. A sampling perf event
+ * is an hrtimer that the kernel stops and restarts at each context switch
+ * of its thread: +10.7 us a switch for one event, +18 us for the two of
+ * kernel sampling, on this project's VM (bench/overhead/switch_cost.c); a
+ * CPU-time timer, checked at the scheduler tick, costs nothing there. A
+ * memcached worker under load switches every ~77 us of CPU, and perf cost
+ * it a fifth of its throughput (docs/results.md, "Samplers for threads
+ * that block often"). The timer's samples, bound to ticks, are the less
+ * accurate (the accuracy suite on the timer alone: max error 15 pp against
+ * 8.5), so threads that run longer keep perf.
+ * Under COZ_SAMPLER=auto, with perf chosen, on a kernel whose timers never
+ * cut a system call short (timer_waits_for_user_mode), a thread reviews
+ * itself every CHECK_EVERY samples or more (coz_sampler_review): under
+ * SWITCHY_NS of CPU a context switch since the last review, it moves to
+ * the timer; over 4 x SWITCHY_NS, back to perf (the gap keeps a thread near
+ * the line from moving at every review). */
+#define CHECK_EVERY 8
+#define SWITCHY_NS 250000u
+
+/* Starts the other sampler, then stops this one: a thread that cannot
+ * start the other keeps the one it has. In the thread's sample handler. */
+static void move(struct coz_sampler_thread *s, int to) {
+  pid_t tid = coz_gettid();
+  int from = s->kind;
+  if (to == KIND_TIMER ? !start_timer(s, tid) : !start_perf(s, tid))
+    return;
+  if (from == KIND_PERF) {
+    coz_perf_kernel_stop(s);
+    coz_perf_stop(s);
+  } else {
+    coz_timer_stop(s);
+  }
+  s->moves++;
+  s->phase_done = false; /* the new sampler's first period is random */
+}
+
+void coz_sampler_review(struct coz_sampler_thread *s) {
+  if (!moves_allowed || s->signals - s->switch_signals < CHECK_EVERY)
+    return;
+  struct rusage ru;
+  if (getrusage(RUSAGE_THREAD, &ru) != 0)
+    return;
+  /* The CPU time at this sample (both samplers note it). */
+  uint64_t cpu = s->last_cpu_ns;
+  uint64_t count = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+  uint64_t ran = cpu - s->switch_cpu_ns;
+  uint64_t switches = count - s->switch_count;
+  bool known = s->switch_signals != 0 && cpu > s->switch_cpu_ns;
+  s->switch_signals = s->signals;
+  s->switch_cpu_ns = cpu;
+  s->switch_count = count;
+  if (!known)
+    return;
+  if (s->kind == KIND_PERF && ran < SWITCHY_NS * switches)
+    move(s, KIND_TIMER);
+  else if (s->kind == KIND_TIMER && ran > 4 * SWITCHY_NS * switches)
+    move(s, KIND_PERF);
 }
 
 void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,

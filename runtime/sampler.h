@@ -7,7 +7,9 @@
  *                    hrtimer: samples every period of CPU time exactly),
  *                    signal on overflow; no ring buffer
  *   sampler_timer.c  timer_create on the thread's CPU clock (SIGEV_THREAD_ID)
- *                    when perf is denied; fires at scheduler ticks only
+ *                    when perf is denied, and for threads that block often
+ *                    (a perf event costs at each context switch); fires at
+ *                    scheduler ticks only
  * sampler_kernel.c adds to the perf sampler the samples of time in the
  * kernel, which its signal (user mode only) cannot take: a ring per thread
  * that the thread reads at its next sample or interposed I/O call (the one
@@ -52,6 +54,12 @@ bool coz_sampler_owns(const struct coz_sampler_thread *s,
  * Async-signal-safe. */
 void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
                       struct coz_sample *out);
+/* In the sample handler, after the sample and the kernel's samples are
+ * processed, and only when the signal did not interrupt the runtime's own
+ * code: every few samples, moves a thread that blocks often from perf to
+ * the timer sampler, and back once it no longer does (sampler.c says why).
+ * Async-signal-safe; in the thread. */
+void coz_sampler_review(struct coz_sampler_thread *s);
 /* After coz_sampler_take: the next sample of time the thread spent in the
  * kernel since its previous user-mode sample (registers at its entry to the
  * kernel, a view of a copy of its stack, valid until the next call), false

@@ -73,19 +73,16 @@ bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
   }
   fill_attr(&attr, first);
   long fd = coz_fd_floor((int)coz_perf_open(&attr, tid));
-  if (fd < 0) {
-    coz_log_verbose(1, "perf_event_open for thread %d: %s", (int)tid,
-                    strerror(errno));
+  if (fd < 0)
     return false;
-  }
   struct f_owner_ex owner = {F_OWNER_TID, tid};
   if (fcntl((int)fd, F_SETOWN_EX, &owner) != 0 ||
       fcntl((int)fd, F_SETSIG, COZ_SAMPLE_SIGNAL) != 0 ||
       fcntl((int)fd, F_SETFL, O_ASYNC | O_NONBLOCK) != 0 ||
       ioctl((int)fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-    coz_log_verbose(1, "perf signal setup for thread %d: %s", (int)tid,
-                    strerror(errno));
+    int e = errno;
     coz_fd_close(fd);
+    errno = e;
     return false;
   }
   s->fd = (int)fd;

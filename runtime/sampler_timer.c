@@ -10,7 +10,6 @@
 #include "sampler_period.h"
 #include "util.h"
 
-#include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -37,11 +36,8 @@ bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid) {
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = COZ_SAMPLE_SIGNAL;
   sev.sigev_notify_thread_id = tid;
-  if (timer_create(thread_cpu_clock(tid), &sev, &s->timer) != 0) {
-    coz_log_verbose(1, "timer_create for thread %d: %s", (int)tid,
-                    strerror(errno));
+  if (timer_create(thread_cpu_clock(tid), &sev, &s->timer) != 0)
     return false;
-  }
   s->last_cpu_ns = coz_cpu_clock_ns(thread_cpu_clock(tid));
   arm(s, coz_sampler_first_period(tid));
   return true;
@@ -57,14 +53,17 @@ uint64_t coz_timer_rearm(struct coz_sampler_thread *s) {
   arm(s, coz_sampler_next_period(s));
   uint64_t cpu = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
   uint64_t mean = atomic_load_explicit(&mean_gap_ns, memory_order_relaxed);
-  if (mean == 0)
-    mean = coz_config.PERIOD;
   if (s->phase_done && cpu > s->last_cpu_ns) {
-    /* Racy updates only lose a term of the average. */
+    /* Racy updates only lose a term of the average. The first gap seen
+     * seeds it: the tick, not the period, sets the gaps (4 ms at 250 Hz for
+     * a 1 ms period): a mean started at the period would weigh the first
+     * samples of threads moved from perf (sampler.c) a quarter of that. */
     uint64_t gap = cpu - s->last_cpu_ns;
-    mean = mean - mean / 16 + gap / 16;
+    mean = mean == 0 ? gap : mean - mean / 16 + gap / 16;
     atomic_store_explicit(&mean_gap_ns, mean, memory_order_relaxed);
   }
+  if (mean == 0)
+    mean = coz_config.PERIOD;
   s->phase_done = true; /* the first gap is the random first period */
   s->last_cpu_ns = cpu;
   return mean;

@@ -206,6 +206,22 @@ def test_idle_experiments():
     return ok
 
 
+def profiled_misc(args, env, pattern):
+    """rt_misc ARGS profiled quietly with env's COZ_* variables: the run,
+    the profile's samples per line, and the match of pattern on stdout
+    (the test fails when the run failed or printed no match)."""
+    fd, out = tempfile.mkstemp(suffix=".coz")
+    os.close(fd)
+    p = run_plain(args, dict(env, COZ_OUTPUT=out, COZ_QUIET="1"))
+    _, samples, _ = parse_profile(out)
+    os.unlink(out)
+    m = re.search(pattern, p.stdout)
+    if p.returncode != 0 or not m:
+        fail("rt_misc %s: exit %d, %r %r"
+             % (args[0], p.returncode, p.stdout, p.stderr))
+    return p, samples, m
+
+
 def test_kernel_samples():
     """Time in the kernel is sampled and charged to the line that entered
     it (sampler_kernel.c): a line of reads from /dev/zero gets the share of
@@ -224,18 +240,11 @@ def test_kernel_samples():
     ok = True
     for on, args in (("1", ["kernel", "1200"]), ("0", ["kernel", "1200"]),
                      ("heavy", ["kernel", "1200", "2000"])):
-        fd, out = tempfile.mkstemp(suffix=".coz")
-        os.close(fd)
-        p = run_plain(args, {
-            "COZ_OUTPUT": out, "COZ_SAMPLER": "perf", "COZ_QUIET": "1",
+        p, samples, m = profiled_misc(args, {
+            "COZ_SAMPLER": "perf",
             "COZ_KERNEL_SAMPLES": "0" if on == "0" else "1",
-            "COZ_VERBOSE": "2" if on == "heavy" else "1"})
-        _, samples, _ = parse_profile(out)
-        os.unlink(out)
-        m = re.search(r"user=([\d.]+) kernel_line=([\d.]+)", p.stdout)
-        if p.returncode != 0 or not m:
-            fail("rt_misc kernel: exit %d, %r %r"
-                 % (p.returncode, p.stdout, p.stderr))
+            "COZ_VERBOSE": "2" if on == "heavy" else "1"},
+            r"user=([\d.]+) kernel_line=([\d.]+)")
         truth = float(m.group(2)) / (float(m.group(1)) + float(m.group(2)))
         nk = sum(n for loc, n in samples.items() if loc.endswith(kline))
         nu = sum(n for loc, n in samples.items() if loc.endswith(uline))
@@ -259,6 +268,35 @@ def test_kernel_samples():
                  "ok" if good else "FAILED",
                  "" if good else "\n" + p.stderr.strip()))
         ok &= good
+    return ok
+
+
+def test_sampler_moves():
+    """COZ_SAMPLER=auto samples a thread that blocks often with the CPU-time
+    timer, whose cost is not paid at each context switch as a perf event's
+    is (sampler.c): the two threads handing a byte back and forth (~20 us
+    of work between switches) move, the thread that only computes stays on
+    perf, and the moved threads' line is still sampled. COZ_SAMPLER=perf
+    moves no thread."""
+    ping = line_of("misc.c", "LINE_PING")
+    ok = True
+    for sampler in ("auto", "perf"):
+        p, samples, m = profiled_misc(
+            ["pingpong", "1500"], {"COZ_SAMPLER": sampler, "COZ_VERBOSE": "2"},
+            r"ping=(\d+) pong=(\d+) alone=(\d+)")
+        moves = {int(t): int(n) for t, n in re.findall(
+            r"thread (\d+): \d+ sample signals, (\d+) moves", p.stderr)}
+        got = [moves.get(int(t)) for t in m.groups()]
+        n = sum(c for loc, c in samples.items() if loc.endswith(ping))
+        if sampler == "auto":
+            good = got[0] and got[1] and got[2] == 0 and n >= 20
+        else:
+            good = got == [0, 0, 0] and n >= 20
+        print("COZ_SAMPLER=%s: moves ping %s, pong %s, computing thread %s; "
+              "%d samples of the ping line: %s"
+              % (sampler, got[0], got[1], got[2], n,
+                 "ok" if good else "FAILED\n" + p.stderr.strip()[-2000:]))
+        ok &= bool(good)
     return ok
 
 

@@ -17,7 +17,10 @@
  *   misc kernel ROUNDS [SPIN]  rounds of user-mode work (SPIN LCG steps,
  *                          default 300000) and of reads from /dev/zero
  *                          (kernel time): prints each line's thread CPU
- *                          time */
+ *                          time
+ *   misc pingpong MS       two threads hand a byte back and forth through
+ *                          pipes, ~20 us of work a turn, while a third
+ *                          spins for MS ms: prints the three thread ids */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
@@ -29,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,6 +120,37 @@ __attribute__((constructor)) static void start_ctor_thread(void) {
       pthread_create(&ctor_thread, NULL, loader_holder, NULL) == 0 &&
       read(loader_held[0], &c, 1) != 1)
     abort();
+}
+
+/* pingpong: side i reads from pipes[i] and writes to pipes[1 - i]; a
+ * non-zero byte stops both. */
+static int pipes[2][2];
+static volatile int pp_stop;
+static int pp_tid[3];
+
+static void *pingpong_side(void *arg) {
+  int i = (int)(intptr_t)arg;
+  uint64_t x = (uint64_t)i + 3;
+  char c = 0;
+  pp_tid[i] = (int)syscall(SYS_gettid);
+  while (read(pipes[i][0], &c, 1) == 1 && c == 0) {
+    SPIN(20000, x); /* LINE_PING */
+    COZ_PROGRESS_NAMED("ping");
+    c = (char)pp_stop;
+    if (write(pipes[1 - i][1], &c, 1) != 1)
+      break;
+  }
+  c = 1; /* pass the stop on to the other side */
+  ssize_t unused = write(pipes[1 - i][1], &c, 1);
+  (void)unused;
+  return (void *)(uintptr_t)(x & 1);
+}
+
+static void *pingpong_alone(void *arg) {
+  pp_tid[2] = (int)syscall(SYS_gettid);
+  uint64_t x = spin_for(*(double *)arg, 7);
+  pp_stop = 1;
+  return (void *)(uintptr_t)(x & 1);
 }
 
 int main(int argc, char **argv) {
@@ -223,6 +258,22 @@ int main(int argc, char **argv) {
       COZ_PROGRESS_NAMED("kernel");
     }
     printf("x=%d user=%.4f kernel_line=%.4f\n", (int)(x & 1), user, sys);
+    return 0;
+  }
+  if (strcmp(mode, "pingpong") == 0) {
+    double seconds = atof(argc > 2 ? argv[2] : "1000") / 1000;
+    pthread_t t[3];
+    char c = 0;
+    if (pipe(pipes[0]) != 0 || pipe(pipes[1]) != 0)
+      return 1;
+    for (int i = 0; i < 2; i++)
+      pthread_create(&t[i], NULL, pingpong_side, (void *)(intptr_t)i);
+    pthread_create(&t[2], NULL, pingpong_alone, &seconds);
+    if (write(pipes[0][1], &c, 1) != 1)
+      return 1;
+    for (int i = 0; i < 3; i++)
+      pthread_join(t[i], NULL);
+    printf("ping=%d pong=%d alone=%d\n", pp_tid[0], pp_tid[1], pp_tid[2]);
     return 0;
   }
   if (strcmp(mode, "spin") == 0) {
