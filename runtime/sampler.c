@@ -185,10 +185,10 @@ static uint64_t perf_weight(struct coz_sampler_thread *s, uint64_t cpu) {
  * kernel sampling, on this project's VM (bench/overhead/switch_cost.c); a
  * CPU-time timer, checked at the scheduler tick, costs nothing there. A
  * memcached worker under load switches every ~77 us of CPU, and perf cost
- * it a fifth of its throughput (docs/results.md, "Samplers for threads
- * that block often"). The timer's samples, bound to ticks, are the less
- * accurate (the accuracy suite on the timer alone: max error 15 pp against
- * 8.5), so threads that run longer keep perf.
+ * it a fifth of its throughput (docs/results.md, "Threads that block
+ * often sample by the timer"). The timer's samples, bound to ticks, are
+ * the less accurate (the accuracy suite on the timer alone: max error
+ * 15 pp against 8.5), so threads that run longer keep perf.
  * Under COZ_SAMPLER=auto, with perf chosen, on a kernel whose timers never
  * cut a system call short (timer_waits_for_user_mode), a thread reviews
  * itself every CHECK_EVERY samples or more (coz_sampler_review): under

@@ -175,8 +175,7 @@ void coz_thread_log_counts(const struct coz_thread *t) {
                   "%llu samples, %llu samples of system-call time (%llu lost "
                   "to a full ring)",
                   (int)atomic_load(&t->tid), t->sampler.signals,
-                  t->sampler.moves,
-                  (unsigned long long)t->samples,
+                  t->sampler.moves, (unsigned long long)t->samples,
                   (unsigned long long)t->sampler.kernel_samples,
                   (unsigned long long)t->sampler.kernel_lost);
 }

@@ -197,7 +197,7 @@ int main(int argc, char **argv) {
          rounds, trips);
   printf("%-11s %12s %14s\n", "set-up", "us/trip", "+us/switch");
   for (int k = 0; k < N_SETUPS; k++)
-    printf("%-11s %12.2f %+14.2f\n", setup_names[k], bench_median(us[k], rounds),
-           bench_median(excess[k], rounds) / 2);
+    printf("%-11s %12.2f %+14.2f\n", setup_names[k],
+           bench_median(us[k], rounds), bench_median(excess[k], rounds) / 2);
   return 0;
 }
