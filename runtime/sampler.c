@@ -111,15 +111,20 @@ bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
   return false;
 }
 
-void coz_sampler_stop(struct coz_sampler_thread *s) {
-  int kind = s->kind;
-  s->kind = KIND_NONE;
+/* Releases what a sampler of that kind holds for the thread. */
+static void stop_kind(struct coz_sampler_thread *s, int kind) {
   if (kind == KIND_PERF) {
     coz_perf_kernel_stop(s);
     coz_perf_stop(s);
   } else if (kind == KIND_TIMER) {
     coz_timer_stop(s);
   }
+}
+
+void coz_sampler_stop(struct coz_sampler_thread *s) {
+  int kind = s->kind;
+  s->kind = KIND_NONE;
+  stop_kind(s, kind);
 }
 
 void coz_sampler_forget(struct coz_sampler_thread *s) {
@@ -205,12 +210,7 @@ static void move(struct coz_sampler_thread *s, int to) {
   int from = s->kind;
   if (to == KIND_TIMER ? !start_timer(s, tid) : !start_perf(s, tid))
     return;
-  if (from == KIND_PERF) {
-    coz_perf_kernel_stop(s);
-    coz_perf_stop(s);
-  } else {
-    coz_timer_stop(s);
-  }
+  stop_kind(s, from);
   s->moves++;
   s->phase_done = false; /* the new sampler's first period is random */
 }
