@@ -114,8 +114,12 @@ def producer_consumer(prog, mode_args, items):
     got, vals = median_of_runs(
         lambda: predicted(prog, mode_args + [items], prod, 25, point),
         rtlib.ARGS.rounds)
+    # The actual effect: 6 runs (300 block pairs). With 2 runs (100 pairs)
+    # it wandered 23.2-25.9% from one test run to the next on a quiet
+    # machine while the timer sampler's prediction stayed at 22.7-23.9%,
+    # so that check failed once at 3.05 pp (2026-11-28).
     want, avals = actual_speedup(prog, mode_args + [items, "actual", 200],
-                                 max(2, rtlib.ARGS.rounds // 2))
+                                 max(6, rtlib.ARGS.rounds))
     print("actual effect of cutting the producer's work by 25%%: %+.2f%% "
           "(median of %d block pairs)" % (100 * want, len(avals)))
     ok = report("%s producer at 25%%" % " ".join([prog] + mode_args), got,
