@@ -151,7 +151,11 @@ bool coz_sampler_owns(const struct coz_sampler_thread *s,
 
 /* What sampling itself costs a thread per perf sample, in CPU time beyond
  * the period (the timer interrupt, the signal, the handler up to the next
- * period's start): an EWMA over all threads, weight 1/16. */
+ * period's start): an EWMA over all threads, weight 1/16. Only a sample
+ * that drew a new period restarted it in the handler; after the others the
+ * period runs on from the overflow and holds that cost, and their `over`
+ * is about 0, so the average is the cost per sample, whatever the share of
+ * draws (sampler_perf.c, REARM_EVERY). */
 static _Atomic uint64_t perf_cost_ns;
 
 /* A sample stands for the thread CPU time between two samples, sampling's

@@ -33,6 +33,7 @@ struct coz_sampler_thread {
   uint64_t rng;              /* per-thread jitter state */
   uint64_t last_cpu_ns;      /* thread CPU time at the previous sample */
   uint64_t armed_ns;         /* perf: the period armed at the previous sample */
+  uint32_t rearm_left;       /* perf: samples before the period is redrawn */
   uint64_t suspended_cpu_ns; /* thread CPU time at the suspension */
   uint64_t suspended_left;   /* timer: what was left of the period then */
   int fd;                    /* perf */

@@ -1,6 +1,6 @@
 /* sampling_cost: what sampling a CPU-bound thread every 1 ms costs on this
  * machine, separated from the runtime. A register-only loop runs in a fresh
- * child process per measurement, under one of six set-ups:
+ * child process per measurement, under one of seven set-ups:
  *   none         no sampling;
  *   perf-ring    a task-clock perf event overflowing every period into a
  *                ring buffer, no signal (the kernel's timer interrupt only);
@@ -8,13 +8,14 @@
  *                with an empty handler (what coz-cc's perf sampler asks of
  *                the kernel);
  *   perf-rearm   perf-signal whose handler restarts the period with a
- *                jittered length (PERF_EVENT_IOC_PERIOD), as the runtime's
- *                perf sampler does on every sample;
+ *                jittered length (PERF_EVENT_IOC_PERIOD) on every sample;
+ *   perf-rearm8  the same on every 8th sample only, as the runtime's perf
+ *                sampler does;
  *   perf-clock   perf-signal whose handler reads the thread's CPU clock, as
  *                the runtime does to weigh each sample;
  *   cpu-timer    a POSIX CPU-time timer of the thread with an empty handler
  *                (coz-cc's timer sampler: it fires on the scheduler tick).
- * Rounds run the six in rotating order; each ratio is the median over
+ * Rounds run the seven in rotating order; each ratio is the median over
  * rounds of the set-up's wall time over the same round's `none`.
  *
  *   bench/overhead/sampling_cost [rounds (default 7)] [period ns (1000000)]
@@ -37,11 +38,11 @@
 
 #include "median.h"
 
-enum { NONE, PERF_RING, PERF_SIGNAL, PERF_REARM, PERF_CLOCK, CPU_TIMER,
-       N_SETUPS };
+enum { NONE, PERF_RING, PERF_SIGNAL, PERF_REARM, PERF_REARM8, PERF_CLOCK,
+       CPU_TIMER, N_SETUPS };
 static const char *const setup_names[N_SETUPS] = {
-    "none", "perf-ring", "perf-signal", "perf-rearm", "perf-clock",
-    "cpu-timer"};
+    "none", "perf-ring", "perf-signal", "perf-rearm", "perf-rearm8",
+    "perf-clock", "cpu-timer"};
 
 #define ITERATIONS 1000000000ull
 #define MAX_ROUNDS 64
@@ -61,6 +62,12 @@ static void on_signal_rearm(int sig) {
   /* Uniform over [P/2, 3P/2), like the runtime's jitter. */
   uint64_t next = rearm_period / 2 + (rearm_rng >> 33) % rearm_period;
   ioctl(rearm_fd, PERF_EVENT_IOC_PERIOD, &next);
+}
+static void on_signal_rearm8(int sig) {
+  if (signals_seen % 8 == 0)
+    on_signal_rearm(sig);
+  else
+    on_signal(sig);
 }
 static void on_signal_clock(int sig) {
   on_signal(sig);
@@ -92,9 +99,10 @@ static int open_task_clock(uint64_t period) {
 static bool arm(int setup, uint64_t period) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
-  sa.sa_handler = setup == PERF_REARM   ? on_signal_rearm
-                  : setup == PERF_CLOCK ? on_signal_clock
-                                        : on_signal;
+  sa.sa_handler = setup == PERF_REARM    ? on_signal_rearm
+                  : setup == PERF_REARM8 ? on_signal_rearm8
+                  : setup == PERF_CLOCK  ? on_signal_clock
+                                         : on_signal;
   sa.sa_flags = SA_RESTART;
   sigaction(SIGRTMIN, &sa, NULL);
   pid_t tid = (pid_t)syscall(SYS_gettid);

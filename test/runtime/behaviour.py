@@ -300,6 +300,28 @@ def test_sampler_moves():
     return ok
 
 
+def test_sample_rate():
+    """The perf sampler draws a thread's period at its first sample and at
+    every 8th after, and the kernel keeps it in between (sampler_perf.c,
+    REARM_EVERY): a thread that only computes still takes one sample signal
+    per period of its CPU time, at 1 ms and at 2 ms (a few percent fewer:
+    sampling's own cost, and the first period is random)."""
+    ok = True
+    for period_ms in (1, 2):
+        p, _, m = profiled_misc(["spin", "1200"], {
+            "COZ_SAMPLER": "perf", "COZ_VERBOSE": "2",
+            "COZ_PERIOD": str(period_ms * 1000000)}, r"cpu=([\d.]+)")
+        signals = max([int(n) for n in re.findall(
+            r"thread \d+: (\d+) sample signals", p.stderr)] or [0])
+        expected = float(m.group(1)) * 1000 / period_ms
+        good = 0.85 * expected <= signals <= 1.05 * expected
+        print("period %d ms: %d sample signals in %.3f s of CPU time "
+              "(%.0f periods): %s" % (period_ms, signals, float(m.group(1)),
+                                      expected, "ok" if good else "FAILED"))
+        ok &= good
+    return ok
+
+
 def test_fd_numbers():
     """The runtime's descriptors (perf events, the files the line map reads,
     the profile) stay out of the program's way: a program that opens a

@@ -2,7 +2,8 @@
  *   misc noprogress        CPU work without any progress point
  *   misc pthread_exit      main calls pthread_exit while a worker runs
  *   misc fork              forks a child that works and exits
- *   misc spin MS           spins for MS ms reaching a progress point
+ *   misc spin MS           spins for MS ms reaching a progress point; prints
+ *                          its CPU time
  *   misc chdir_spin DIR MS makes DIR, changes into it, then spins
  *   misc idle_tail         spins 300 ms reaching "spin", then sleeps 1.5 s
  *                          while a second thread runs 1 ms every 150 ms
@@ -278,7 +279,7 @@ int main(int argc, char **argv) {
   }
   if (strcmp(mode, "spin") == 0) {
     uint64_t x = spin_for(atof(argc > 2 ? argv[2] : "500") / 1000, 1);
-    printf("x=%d\n", (int)(x & 1));
+    printf("x=%d cpu=%.4f\n", (int)(x & 1), cpu_s());
     return 0;
   }
   fprintf(stderr, "usage: misc noprogress|pthread_exit|fork|spin MS|...\n");
