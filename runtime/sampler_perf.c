@@ -92,7 +92,7 @@ bool coz_perf_start(struct coz_sampler_thread *s, pid_t tid) {
 
 /* Samples between two draws of the period. A new period is an ioctl that
  * stops and restarts the event's hrtimer: on this project's VM that cost
- * 1.2% of a thread's time at 1 ms periods, more than the signal
+ * 1.2-1.4% of a thread's time at 1 ms periods, more than the signal
  * (docs/results.md, "The period drawn every 8 samples"). Between draws the
  * kernel keeps the period, counted from each overflow, so the samples of
  * a run of 8 are evenly spaced and only each run's phase and spacing are
