@@ -139,11 +139,17 @@ def test_no_profile_without_work():
             "WRITTEN" if written else "none"))
         ok &= p.returncode == 0 and p.stderr == "" and not written
         ok &= "no profile written" in t.stderr
-    # A relative COZ_OUTPUT is resolved where the program started.
-    p = run_plain(["chdir_spin", d + "/sub", "300"], {"COZ_OUTPUT": "rel.coz"})
+    # A relative COZ_OUTPUT is resolved where the program started. The run
+    # must hold an experiment, or no profile is written anywhere: 300 ms
+    # once held none in a sanitized build (CI, 2026-11-28), so it spins 1 s,
+    # and says how many it ran.
+    p = run_plain(["chdir_spin", d + "/sub", "1000"],
+                  {"COZ_OUTPUT": "rel.coz", "COZ_VERBOSE": "1"})
     here = os.path.exists("rel.coz")
-    print("relative path after chdir: %s" % ("in the start directory" if here
-                                             else "MISSING"))
+    ran = re.findall(r"coz: \d+ experiments? on \d+ lines?", p.stderr)
+    print("relative path after chdir: %s (exit %d, %s)" % (
+        "in the start directory" if here else "MISSING", p.returncode,
+        ran[0] if ran else "no experiment"))
     ok &= here and not os.path.exists(os.path.join(d, "sub", "rel.coz"))
     if here:
         os.unlink("rel.coz")
