@@ -111,17 +111,26 @@ def producer_consumer(prog, mode_args, items):
     src = prog_source(prog)
     prod = line_of(src, "LINE_PRODUCER")
     cons = line_of(src, "LINE_CONSUMER")
-    got, vals = median_of_runs(
-        lambda: predicted(prog, mode_args + [items], prod, 25, point),
-        rtlib.ARGS.rounds)
     # The actual effect: 6 runs (300 block pairs). With 2 runs (100 pairs)
     # it wandered 23.2-25.9% from one test run to the next on a quiet
     # machine while the timer sampler's prediction stayed at 22.7-23.9%,
-    # so that check failed once at 3.05 pp (2026-11-28).
-    want, avals = actual_speedup(prog, mode_args + [items, "actual", 200],
-                                 max(6, rtlib.ARGS.rounds))
+    # so that check failed once at 3.05 pp (2026-11-28). Profiled and
+    # actual runs alternate: a slow spell of the machine (a VM's stolen
+    # time) lasting the prediction's runs once put its quartiles at
+    # +7.8/+19.3/+26.8% (CI, pc_sem, 2026-11-28) while the actual effect,
+    # measured after it, was normal.
+    stolen = rtlib.stolen_ms()
+    vals, avals = [], []
+    for r in range(max(6, rtlib.ARGS.rounds)):
+        if r < rtlib.ARGS.rounds:
+            vals += predicted(prog, mode_args + [items], prod, 25, point)
+        avals += actual_speedup(prog, mode_args + [items, "actual", 200],
+                                1)[1]
+    got, want = statistics.median(vals), statistics.median(avals)
     print("actual effect of cutting the producer's work by 25%%: %+.2f%% "
-          "(median of %d block pairs)" % (100 * want, len(avals)))
+          "(median of %d block pairs); %d ms of CPU time stolen from this "
+          "machine meanwhile" % (100 * want, len(avals),
+                                  rtlib.stolen_ms() - stolen))
     ok = report("%s producer at 25%%" % " ".join([prog] + mode_args), got,
                 want, 0.03, vals)
     got, vals = median_of_runs(

@@ -172,6 +172,17 @@ def predicted(prog, args, line, speedup, point, env=None):
     return vals
 
 
+def stolen_ms():
+    """CPU time the hypervisor has given to others since boot, all CPUs
+    (/proc/stat's steal column, in USER_HZ ticks); 0 where unknown."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = int(f.readline().split()[8])
+    except (OSError, IndexError, ValueError):
+        return 0
+    return ticks * 1000 // os.sysconf("SC_CLK_TCK")
+
+
 def median_of_runs(fn, rounds):
     """Runs fn (a list of per-pair values) rounds times; median of all."""
     vals = []
