@@ -51,8 +51,9 @@ static uint64_t in_qsort[2];
 
 /* Inlined: qsort's caller on the stack stays uniquify_db or
  * print_salary_stats. */
-static inline __attribute__((always_inline)) void timed_qsort(int path, void *base, size_t n, size_t size,
-                        int (*lt)(const void *, const void *)) {
+static inline __attribute__((always_inline)) void
+timed_qsort(int path, void *base, size_t n, size_t size,
+            int (*lt)(const void *, const void *)) {
   uint64_t t = cpu_ns();
   qsort(base, n, size, lt);
   in_qsort[path] += cpu_ns() - t;
