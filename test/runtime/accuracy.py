@@ -6,8 +6,9 @@ import subprocess
 import tempfile
 
 import rtlib
-from rtlib import (actual_speedup, fail, favour, line_of, median_of_runs,
-                   parse_profile, predicted, report, run, value)
+from rtlib import (actual_pairs, actual_speedup, fail, favour, line_of,
+                   median_of_runs, parse_profile, predicted, report, run,
+                   value)
 
 
 def test_fixed_line():
@@ -124,8 +125,7 @@ def producer_consumer(prog, mode_args, items):
     for r in range(max(6, rtlib.ARGS.rounds)):
         if r < rtlib.ARGS.rounds:
             vals += predicted(prog, mode_args + [items], prod, 25, point)
-        avals += actual_speedup(prog, mode_args + [items, "actual", 200],
-                                1)[1]
+        avals += actual_pairs(prog, mode_args + [items, "actual", 200])
     got, want = statistics.median(vals), statistics.median(avals)
     print("actual effect of cutting the producer's work by 25%%: %+.2f%% "
           "(median of %d block pairs); %d ms of CPU time stolen from this "

@@ -204,17 +204,22 @@ def report(name, got, want, tol, vals=None):
     return ok
 
 
-def actual_speedup(prog, args, runs):
-    """Median over alternating blocks (full, changed) of 1 - t_changed/t_full,
-    measured by the unprofiled program itself."""
-    vals = []
-    for _ in range(runs):
-        out, _, _ = run(prog, args, profiled=False)
-        for m in re.finditer(r"pair=([0-9.]+),([0-9.]+)", out):
-            full, changed = float(m.group(1)), float(m.group(2))
-            vals.append(1 - changed / full)
+def actual_pairs(prog, args):
+    """One unprofiled run: 1 - t_changed/t_full for each pair of alternating
+    blocks (full, changed) the program measured itself; fails on none."""
+    out, _, _ = run(prog, args, profiled=False)
+    vals = [1 - float(m.group(2)) / float(m.group(1))
+            for m in re.finditer(r"pair=([0-9.]+),([0-9.]+)", out)]
     if not vals:
         fail("%s printed no pairs" % prog)
+    return vals
+
+
+def actual_speedup(prog, args, runs):
+    """Median of actual_pairs over runs runs, and the pairs."""
+    vals = []
+    for _ in range(runs):
+        vals += actual_pairs(prog, args)
     return statistics.median(vals), vals
 
 
