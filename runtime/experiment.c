@@ -302,7 +302,8 @@ static void run_one(struct coz_line *line, int speedup, size_t n,
   atomic_store(&coz_exp_selected_samples, 0);
   atomic_store(&coz_exp_samples, 0);
   uint64_t g0 = coz_delay_global();
-  uint64_t t0 = coz_now_ns();
+  /* The wall-clock window is read outside the monotonic one: it holds it. */
+  uint64_t start_unix = coz_unix_ns(), t0 = coz_now_ns();
   atomic_store(&coz_exp_delay_ns, coz_config.PERIOD * (uint64_t)speedup / 100u);
   atomic_store(&coz_exp_selected, line);
 
@@ -311,7 +312,7 @@ static void run_one(struct coz_line *line, int speedup, size_t n,
 
   atomic_store(&coz_exp_selected, NULL);
   atomic_store(&coz_exp_delay_ns, 0);
-  uint64_t elapsed = coz_now_ns() - t0;
+  uint64_t elapsed = coz_now_ns() - t0, end_unix = coz_unix_ns();
   uint64_t inserted = coz_delay_global() - g0;
   for (size_t i = 0; i < n; i++)
     rd->end[i] = coz_progress_read(i);
@@ -325,6 +326,8 @@ static void run_one(struct coz_line *line, int speedup, size_t n,
   struct coz_experiment_result r = {name,
                                     speedup,
                                     elapsed > inserted ? elapsed - inserted : 0,
+                                    start_unix,
+                                    end_unix,
                                     atomic_load(&coz_exp_selected_samples),
                                     atomic_load(&coz_exp_samples),
                                     n,

@@ -80,6 +80,8 @@ uint64_t coz_record_experiment(const struct coz_experiment_result *r) {
   coz_out_u64(&o, "duration", r->duration_ns);
   coz_out_u64(&o, "selected-samples", r->selected_samples);
   coz_out_u64(&o, "pid", (uint64_t)getpid());
+  coz_out_u64(&o, "start", r->start_unix_ns);
+  coz_out_u64(&o, "end", r->end_unix_ns);
   coz_out_end(&o);
   for (size_t i = 0; i < r->n_points; i++) {
     const struct coz_point_reading *a = &r->start[i], *b = &r->end[i];

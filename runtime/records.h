@@ -14,6 +14,10 @@ struct coz_experiment_result {
   const char *selected; /* line name */
   int speedup_pct;
   uint64_t duration_ns; /* effective: elapsed minus inserted delay */
+  /* Its wall-clock span, unix ns: when it began and ended, delays
+   * included, so that its window can be matched with what the program
+   * logs. */
+  uint64_t start_unix_ns, end_unix_ns;
   uint64_t selected_samples;
   uint64_t samples; /* in-scope samples of every line: the work done */
   size_t n_points;

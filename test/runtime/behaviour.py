@@ -44,15 +44,26 @@ def test_json():
     subprocess.run([os.path.join(rtlib.ARGS.bindir, "rt_misc"), "spin", "400"],
                    env=env, check=True, stdout=subprocess.DEVNULL)
     types = {}
+    started = None
     with open(profile) as f:
         for raw in f:
             obj = json.loads(raw)
             types[obj["type"]] = types.get(obj["type"], 0) + 1
             if obj["type"] == "experiment":
                 for k in ("selected", "speedup", "duration",
-                          "selected-samples"):
+                          "selected-samples", "start", "end"):
                     if k not in obj:
                         fail("experiment without %s: %s" % (k, raw))
+                # The window holds the effective duration (delays are
+                # subtracted from it) and lies after the start-up record.
+                if started is None or not (started <= obj["start"] and
+                        obj["end"] - obj["start"] >= obj["duration"]):
+                    fail("experiment window %d..%d (duration %d) outside "
+                         "the run begun at %d: %s" % (obj["start"], obj["end"],
+                                                    obj["duration"], started,
+                                                    raw))
+            elif obj["type"] == "startup":
+                started = obj["time"]
     os.unlink(profile)
     print("json record types: %s" % types)
     ok = types.get("experiment", 0) >= 2 and types.get("startup") == 1 \

@@ -59,6 +59,9 @@ def parse_profile(path):
                    "duration": int(rec["duration"]),
                    "selected_samples": int(rec["selected-samples"]),
                    "pid": int(rec["pid"]), "points": {}}
+            # The window (since 2026-11-28; not in older records).
+            for k in ("start", "end"):
+                cur[k] = int(rec[k]) if k in rec else None
             exps.append(cur)
         elif typ in ("throughput-point", "latency-point"):
             if cur is None:
