@@ -56,7 +56,9 @@ def test_json():
                         fail("experiment without %s: %s" % (k, raw))
                 # The window holds the effective duration (delays are
                 # subtracted from it) and lies after the start-up record.
-                if started is None or not (started <= obj["start"] and
+                if started is None:
+                    fail("experiment before the startup record: %s" % raw)
+                if not (started <= obj["start"] and
                         obj["end"] - obj["start"] >= obj["duration"]):
                     fail("experiment window %d..%d (duration %d) outside "
                          "the run begun at %d: %s" % (obj["start"], obj["end"],
