@@ -50,12 +50,27 @@ static _Atomic bool shut_down;
  * program), but not for long: a build stuck on the loader's lock, or not
  * scheduled, is left behind with the phase closed, and the profiler thread
  * then touches neither the map nor the profile. Experiments stop when
- * asked; the exit waits for the one in flight to be written. */
+ * asked; the exit waits for the one in flight to be written. Between
+ * experiments the profiler thread reads objects loaded since (read_objects),
+ * under the same lock: the phase is BUILDING again meanwhile. */
 enum { PHASE_NONE, PHASE_BUILDING, PHASE_RUNNING, PHASE_DONE, PHASE_CLOSED };
 static _Atomic int phase = PHASE_NONE;
 
 static bool phase_move(int from, int to) {
   return atomic_compare_exchange_strong(&phase, &from, to);
+}
+
+/* Runs `read` (line-map or CFI work on the loaded objects, which takes the
+ * loader's lock) as a build, so that an exit meanwhile waits for it only
+ * as long as for the first build. False when the exit closed the phase:
+ * the profiler thread must then stop and touch nothing. Without it, a
+ * program thread holding the loader's lock between two experiments made
+ * the exit wait 5 s and write nothing (runtime.exit_holding_loader). */
+static bool read_objects(void (*read)(void)) {
+  if (!phase_move(PHASE_RUNNING, PHASE_BUILDING))
+    return false;
+  read();
+  return phase_move(PHASE_BUILDING, PHASE_RUNNING);
 }
 
 /* Blocks until a poke after `seen` was read, or for at most ns. */
@@ -142,7 +157,10 @@ static struct coz_line *wait_for_line(void) {
       break;
     /* A sample in a library loaded since is attributed through its CFI
      * (a frame-pointer walk skips a frameless function's caller). */
-    coz_unwind_refresh();
+    if (!read_objects(coz_unwind_refresh)) {
+      line = NULL;
+      break;
+    }
     sleep_until(coz_now_ns() + 2000000);
   }
   atomic_store(&coz_exp_selecting, false);
@@ -365,7 +383,8 @@ static void run_experiments(void) {
   uint64_t length_ns = coz_config.EXPERIMENT * 1000000u;
   struct readings rd = {0};
   while (!should_stop()) {
-    refresh_scope();
+    if (!read_objects(refresh_scope))
+      break;
     size_t n = coz_progress_refresh(), primary = 0;
     coz_alloc_init(primary_point(n, &primary), next_random);
     struct coz_line *line = fixed ? fixed : wait_for_line();
@@ -399,7 +418,8 @@ void *coz_profiler_main(void *arg) {
   coz_profiler_poke();
   if (built && !should_stop())
     run_experiments();
-  atomic_store(&phase, PHASE_DONE);
+  if (!phase_move(PHASE_RUNNING, PHASE_DONE))
+    return NULL; /* the exit closed the phase during a read_objects */
   coz_profiler_poke();
   return NULL;
 }

@@ -15,6 +15,8 @@
  *   misc ctor              joins a thread a constructor started
  *   misc exit_in_build     reaches point "once" and exits; with
  *                          MISC_CTOR=2, while the line map cannot be built
+ *   misc exit_holding_loader  spins 400 ms reaching "spin", then a thread
+ *                          holds the loader's lock; 200 ms later, exits
  *   misc kernel ROUNDS [SPIN]  rounds of user-mode work (SPIN LCG steps,
  *                          default 300000) and of reads from /dev/zero
  *                          (kernel time): prints each line's thread CPU
@@ -112,15 +114,22 @@ static void *loader_holder(void *arg) {
   return NULL;
 }
 
+/* Returns once a new thread holds the loader's lock, for good. */
+static void hold_loader_now(void) {
+  pthread_t t;
+  char c;
+  if (pipe(loader_held) != 0 ||
+      pthread_create(&t, NULL, loader_holder, NULL) != 0 ||
+      read(loader_held[0], &c, 1) != 1)
+    abort();
+}
+
 __attribute__((constructor)) static void start_ctor_thread(void) {
   const char *mode = getenv("MISC_CTOR");
   if (mode && *mode == '1')
     ctor_started = pthread_create(&ctor_thread, NULL, ctor_worker, NULL) == 0;
-  char c;
-  if (mode && *mode == '2' && pipe(loader_held) == 0 &&
-      pthread_create(&ctor_thread, NULL, loader_holder, NULL) == 0 &&
-      read(loader_held[0], &c, 1) != 1)
-    abort();
+  if (mode && *mode == '2')
+    hold_loader_now();
 }
 
 /* pingpong: side i reads from pipes[i] and writes to pipes[1 - i]; a
@@ -156,6 +165,15 @@ static void *pingpong_alone(void *arg) {
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
+  if (strcmp(mode, "exit_holding_loader") == 0) {
+    uint64_t x = spin_for(0.4, 9);
+    hold_loader_now();
+    /* Experiments of 50 ms: the profiler thread reaches the objects' next
+     * reading, and waits for the lock, well within this. */
+    usleep(200000);
+    printf("done %d\n", (int)(x & 1) >= 0);
+    exit(0);
+  }
   if (strcmp(mode, "exit_in_build") == 0) {
     COZ_PROGRESS_NAMED("once");
     printf("done\n");
