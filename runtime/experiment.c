@@ -60,16 +60,16 @@ static bool phase_move(int from, int to) {
   return atomic_compare_exchange_strong(&phase, &from, to);
 }
 
-/* Runs `read` (line-map or CFI work on the loaded objects, which takes the
+/* Runs `work` (line-map or CFI work on the loaded objects, which takes the
  * loader's lock) as a build, so that an exit meanwhile waits for it only
  * as long as for the first build. False when the exit closed the phase:
  * the profiler thread must then stop and touch nothing. Without it, a
  * program thread holding the loader's lock between two experiments made
  * the exit wait 5 s and write nothing (runtime.exit_holding_loader). */
-static bool read_objects(void (*read)(void)) {
+static bool read_objects(void (*work)(void)) {
   if (!phase_move(PHASE_RUNNING, PHASE_BUILDING))
     return false;
-  read();
+  work();
   return phase_move(PHASE_BUILDING, PHASE_RUNNING);
 }
 
