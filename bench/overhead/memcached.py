@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Overhead on a server (issue 23): Debian's memcached under memcaslap load
 (bench/realworld/memcached.py), the case study's `overhead` step on its
-own: plain clang -O2 -g / coz-cc with COZ_OFF=1 / coz-cc profiling on /
-Coz 0.2.2, run in interleaved rounds with a rotating order; each figure is
+own: plain clang -O2 -g / coz-cc with COZ_OFF=1 / coz-cc profiling on with
+every speedup 0 (`s0`: no delays) / coz-cc profiling on / Coz 0.2.2, run in
+interleaved rounds with a rotating order; each figure is
 the median over rounds of a variant's time for the load's requests over
 the plain build's in the same round, with a 95% order-statistic interval
 (bench/realworld/study.py). Builds and results are the study's (same

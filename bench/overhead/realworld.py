@@ -2,7 +2,8 @@
 """Overhead on the real programs of the case studies (bench/realworld/):
 each built by its study's own build code (Debian source, its own build
 system) and timed as plain clang -O2 -g / coz-cc with COZ_OFF=1 / coz-cc
-profiling on / Coz 0.2.2 (`coz run ---`), interleaved round by round with a
+profiling on with every speedup 0 (`s0`: no delays) / coz-cc profiling on
+/ Coz 0.2.2 (`coz run ---`), interleaved round by round with a
 rotating order; each ratio is the median over rounds of the variant's wall
 time over the plain build's in the same round, with its 95% interval.
 
@@ -48,7 +49,8 @@ def main():
         out["programs"][name] = {k: v for k, v in res.items() if k != "times"}
         print(f"{name:<8} plain {res['plain_s']:6.2f} s  " + "  ".join(
             f"{k} x{res[k]['ratio']:.3f} [{res[k]['ratio_ci'][0]:.3f}, "
-            f"{res[k]['ratio_ci'][1]:.3f}]" for k in ("off", "on", "coz022")),
+            f"{res[k]['ratio_ci'][1]:.3f}]"
+            for k in ("off", "s0", "on", "coz022")),
             flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))

@@ -29,9 +29,10 @@ kept in WORK/NAME/results.json:
             line and COZ_FIXED_SPEEDUP=s: the predicted program speedup at s
   actual    plain builds before/after the change, --pairs interleaved
             rounds: the actual program speedup (median of per-round ratios)
-  overhead  the original program: plain / coz-cc COZ_OFF=1 / profiling on /
-            Coz 0.2.2 (/ profiling on with --sampler's), interleaved
-            rounds: medians of the ratios to plain
+  overhead  the original program: plain / coz-cc COZ_OFF=1 / profiling on
+            with every speedup 0 (sampling and experiments, no delays) /
+            profiling on / Coz 0.2.2 (/ profiling on with --sampler's),
+            interleaved rounds: medians of the ratios to plain
 
 Usage (every study takes the same options):
   bench/realworld/NAME.py --bin build/bin [--steps build,actual]
@@ -410,13 +411,16 @@ class Study:
 
 
 def overhead(study, rounds):
-    """The original program: plain / coz-cc COZ_OFF=1 / profiling on / Coz
-    0.2.2, interleaved; medians of the per-round ratios to plain (also
-    bench/overhead/realworld.py)."""
+    """The original program: plain / coz-cc COZ_OFF=1 / profiling on at
+    speedups 0 (what the machinery costs without the delays, which are the
+    method) / profiling on / Coz 0.2.2, interleaved; medians of the
+    per-round ratios to plain (also bench/overhead/realworld.py)."""
     scratch = study.scratch
     variants = {
         "plain": study.load("plain-0"),
         "off": study.load("coz-0", COZ_OFF="1"),
+        "s0": profiling.profiled(study.load("coz-0", COZ_FIXED_SPEEDUP="0"),
+                                 scratch / "ovh-s0.coz", "ours"),
         "on": profiling.profiled(study.load("coz-0"), scratch / "ovh.coz",
                                  "ours"),
         "coz022": profiling.profiled(study.load("coz022-0"),
@@ -428,6 +432,7 @@ def overhead(study, rounds):
     print(f"overhead: {rounds} rounds of {', '.join(variants)}", flush=True)
     times = measure.interleaved(variants, rounds, study.lock)
     (scratch / "ovh.coz").unlink(missing_ok=True)
+    (scratch / "ovh-s0.coz").unlink(missing_ok=True)
     (scratch / "ovh022.coz").unlink(missing_ok=True)
     (scratch / "ovh-s.coz").unlink(missing_ok=True)
     out = {"plain_s": bl.median(times["plain"]), "rounds": rounds,
