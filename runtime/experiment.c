@@ -157,10 +157,8 @@ static struct coz_line *wait_for_line(void) {
       break;
     /* A sample in a library loaded since is attributed through its CFI
      * (a frame-pointer walk skips a frameless function's caller). */
-    if (!read_objects(coz_unwind_refresh)) {
-      line = NULL;
-      break;
-    }
+    if (!read_objects(coz_unwind_refresh))
+      break; /* line is NULL */
     sleep_until(coz_now_ns() + 2000000);
   }
   atomic_store(&coz_exp_selecting, false);

@@ -50,7 +50,7 @@ def main():
         print(f"{name:<8} plain {res['plain_s']:6.2f} s  " + "  ".join(
             f"{k} x{res[k]['ratio']:.3f} [{res[k]['ratio_ci'][0]:.3f}, "
             f"{res[k]['ratio_ci'][1]:.3f}]"
-            for k in ("off", "s0", "on", "coz022")),
+            for k in res if isinstance(res[k], dict) and "ratio" in res[k]),
             flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))

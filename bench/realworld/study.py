@@ -415,26 +415,26 @@ def overhead(study, rounds):
     speedups 0 (what the machinery costs without the delays, which are the
     method) / profiling on / Coz 0.2.2, interleaved; medians of the
     per-round ratios to plain (also bench/overhead/realworld.py)."""
-    scratch = study.scratch
+    profiles = []
+
+    def profiled(runnable, name, tool="ours"):
+        profiles.append(study.scratch / name)
+        return profiling.profiled(runnable, profiles[-1], tool)
+
     variants = {
         "plain": study.load("plain-0"),
         "off": study.load("coz-0", COZ_OFF="1"),
-        "s0": profiling.profiled(study.load("coz-0", COZ_FIXED_SPEEDUP="0"),
-                                 scratch / "ovh-s0.coz", "ours"),
-        "on": profiling.profiled(study.load("coz-0"), scratch / "ovh.coz",
-                                 "ours"),
-        "coz022": profiling.profiled(study.load("coz022-0"),
-                                     scratch / "ovh022.coz", "coz022")}
+        "s0": profiled(study.load("coz-0", COZ_FIXED_SPEEDUP="0"),
+                       "ovh-s0.coz"),
+        "on": profiled(study.load("coz-0"), "ovh.coz"),
+        "coz022": profiled(study.load("coz022-0"), "ovh022.coz", "coz022")}
     if study.coz_env:  # --sampler: profiling on with it, in the same rounds
-        variants["on" + study.suffix] = profiling.profiled(
-            study.load("coz-0", **study.coz_env), scratch / "ovh-s.coz",
-            "ours")
+        variants["on" + study.suffix] = profiled(
+            study.load("coz-0", **study.coz_env), "ovh-s.coz")
     print(f"overhead: {rounds} rounds of {', '.join(variants)}", flush=True)
     times = measure.interleaved(variants, rounds, study.lock)
-    (scratch / "ovh.coz").unlink(missing_ok=True)
-    (scratch / "ovh-s0.coz").unlink(missing_ok=True)
-    (scratch / "ovh022.coz").unlink(missing_ok=True)
-    (scratch / "ovh-s.coz").unlink(missing_ok=True)
+    for profile in profiles:
+        profile.unlink(missing_ok=True)
     out = {"plain_s": bl.median(times["plain"]), "rounds": rounds,
            "load": bl.loadavg(), "times": times,
            "timing_lock": "shared" if study.lock.shared_timing else

@@ -171,6 +171,23 @@ def test_no_profile_without_work():
     return ok
 
 
+def exiting_run(args, env, point):
+    """rt_misc ARGS writing a fresh profile: the process, its seconds, the
+    kinds of its records (none when it wrote no profile) and its totals
+    records of point; prints them."""
+    out = os.path.join(tempfile.mkdtemp(), "p.coz")
+    t0 = time.monotonic()
+    p = run_plain(args, dict(env, COZ_OUTPUT=out), timeout=30)
+    took = time.monotonic() - t0
+    _, _, recs = parse_profile(out) if os.path.exists(out) else (0, 0, [])
+    kinds = [r[0] for r in recs]
+    totals = [r for r in recs
+              if r[0] == "runtime" and r[1].get("point") == point]
+    print("exit %d after %.1f s, stdout %r, stderr %r, records %s" % (
+        p.returncode, took, p.stdout, p.stderr, sorted(set(kinds))))
+    return p, took, kinds, totals
+
+
 def test_exit_during_build():
     """A process that exits while the profiler thread is still building the
     line map does not wait for the build (a build tool runs short processes
@@ -179,15 +196,8 @@ def test_exit_during_build():
     cannot finish (nor reach a point where it can be cancelled): the exit
     waits 2 s for it, then writes without it; an exit that waited for the
     build would give up after 5 s without writing anything."""
-    d = tempfile.mkdtemp()
-    out = os.path.join(d, "p.coz")
-    p = run_plain(["exit_in_build"], {"COZ_OUTPUT": out, "MISC_CTOR": "2"},
-                  timeout=30)
-    _, _, recs = parse_profile(out) if os.path.exists(out) else (0, 0, [])
-    kinds = [r[0] for r in recs]
-    once = [r for r in recs if r[0] == "runtime" and r[1].get("point") == "once"]
-    print("exit %d, stdout %r, stderr %r, records %s" % (
-        p.returncode, p.stdout, p.stderr, sorted(set(kinds))))
+    p, _, kinds, once = exiting_run(["exit_in_build"], {"MISC_CTOR": "2"},
+                                    "once")
     ok = (p.returncode == 0 and p.stdout == "done\n" and p.stderr == ""
           and "shutdown" in kinds and len(once) == 1
           and once[0][1].get("visits") == "1")
@@ -202,18 +212,8 @@ def test_exit_holding_loader():
     writes its totals without it (2.6 s in all). It used to wait 5 s, the
     phase saying experiments, and write nothing: 3 of 3 runs took 5.6 s
     and left no shutdown record and no totals."""
-    d = tempfile.mkdtemp()
-    out = os.path.join(d, "p.coz")
-    t0 = time.monotonic()
-    p = run_plain(["exit_holding_loader"], {"COZ_OUTPUT": out,
-                                            "COZ_EXPERIMENT": "50"},
-                  timeout=30)
-    took = time.monotonic() - t0
-    _, _, recs = parse_profile(out) if os.path.exists(out) else (0, 0, [])
-    kinds = [r[0] for r in recs]
-    spin = [r for r in recs if r[0] == "runtime" and r[1].get("point") == "spin"]
-    print("exit %d after %.1f s, stdout %r, stderr %r, records %s" % (
-        p.returncode, took, p.stdout, p.stderr, sorted(set(kinds))))
+    p, took, kinds, spin = exiting_run(["exit_holding_loader"],
+                                       {"COZ_EXPERIMENT": "50"}, "spin")
     ok = (p.returncode == 0 and p.stdout == "done 1\n" and p.stderr == ""
           and took < 4.5 and "experiment" in kinds and "shutdown" in kinds
           and len(spin) == 1 and int(spin[0][1].get("visits", 0)) > 0)

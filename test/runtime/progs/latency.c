@@ -10,7 +10,6 @@
 #include <stdlib.h>
 
 static long items;
-static double total[2];
 static uint64_t *starts[2], *latencies[2], finished[2];
 
 static uint64_t unix_ns(void) {
@@ -27,9 +26,7 @@ static void *worker(void *arg) {
     starts[id][i] = unix_ns();
     double t0 = now_s();
     SPIN(300000 + (i % 7) * 50000, x); /* LINE_WORK */
-    double d = now_s() - t0;
-    total[id] += d;
-    latencies[id][i] = (uint64_t)(d * 1e9);
+    latencies[id][i] = (uint64_t)((now_s() - t0) * 1e9);
     COZ_END("item");
   }
   finished[id] = unix_ns();
@@ -49,7 +46,11 @@ int main(int argc, char **argv) {
     pthread_create(&t[i], NULL, worker, (void *)(uintptr_t)i);
   for (int i = 0; i < 2; i++)
     pthread_join(t[i], NULL);
-  printf("latency_ns=%.0f\n", (total[0] + total[1]) / (2.0 * items) * 1e9);
+  double total_ns = 0;
+  for (int i = 0; i < 2; i++)
+    for (long k = 0; k < items; k++)
+      total_ns += (double)latencies[i][k];
+  printf("latency_ns=%.0f\n", total_ns / (2.0 * items));
   uint64_t first_done = finished[0] < finished[1] ? finished[0] : finished[1];
   printf("first_done=%llu\n", (unsigned long long)first_done);
   for (int i = 0; i < 2; i++)
