@@ -6,7 +6,12 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
+
+#include <cerrno>
+#include <threads.h>
 
 using namespace llvm;
 
@@ -21,6 +26,19 @@ const StringSet<> &checkpointNames() {
 #undef COZ_CHECKPOINT
   };
   return Names;
+}
+
+// The try_first.def row of LOCK, or null.
+const TryFirstRow *tryFirstRow(StringRef Lock) {
+  static const TryFirstRow Rows[] = {
+#define COZ_TRY_FIRST(LOCK, PARAMS, ARGS, TRY, BUSY) {#LOCK, #TRY, BUSY},
+#include "try_first.def"
+#undef COZ_TRY_FIRST
+  };
+  for (const TryFirstRow &R : Rows)
+    if (Lock == R.Lock)
+      return &R;
+  return nullptr;
 }
 
 } // namespace
@@ -48,6 +66,11 @@ unsigned CheckpointRewriter::rewrite(Function &F) {
     if (CozF->isDeclaration())
       CozF->setCallingConv(Callee->getCallingConv());
     Redirected.insert({CozF, Callee});
+    // Invokes keep the one call: a lock is nounwind, so they are rare.
+    auto *CI = dyn_cast<CallInst>(CB);
+    if (const TryFirstRow *Row = tryFirstRow(Callee->getName()))
+      if (CI && !CI->isMustTailCall() && CI->getType()->isIntegerTy(32))
+        TryFirst.push_back({CI, Row});
     // Only the callee changes: the call's own function type, attributes,
     // calling convention and (for an invoke) both edges stay as they were.
     CB->setCalledOperand(ConstantExpr::getPointerCast(
@@ -55,6 +78,52 @@ unsigned CheckpointRewriter::rewrite(Function &F) {
     ++N;
   }
   return N;
+}
+
+void CheckpointRewriter::tryFirst() {
+  LLVMContext &Ctx = M.getContext();
+  for (const TrySite &S : TryFirst) {
+    CallInst *Full = S.Call; // calls __coz_LOCK
+    FunctionType *FT = Full->getFunctionType();
+    // The fallback below calls TRY with the call's prototype: a module that
+    // defines TRY, or declares it otherwise, keeps the one call.
+    Function *Try = M.getFunction(S.Row->Try);
+    if (Try && (!Try->isDeclaration() || Try->getFunctionType() != FT))
+      continue;
+    if (!Try)
+      Try = Function::Create(FT, GlobalValue::ExternalLinkage, S.Row->Try, M);
+    auto *Lock = cast<Function>(Full->getCalledOperand()->stripPointerCasts());
+    FunctionCallee CozTry = M.getOrInsertFunction(
+        ("__coz_try_" + S.Row->Lock).str(), FT, Lock->getAttributes());
+    auto *CozTryF = dyn_cast<Function>(CozTry.getCallee());
+    if (!CozTryF || CozTryF->getFunctionType() != FT)
+      continue; // the program has a function of that name: leave it be
+    Redirected.insert({CozTryF, Try});
+
+    // %t = __coz_try_LOCK(args); if (%t == BUSY) %f = __coz_LOCK(args);
+    // the result is a phi of the two. Every new instruction has the call's
+    // location, so a sample inside either call is the call's line.
+    IRBuilder<> B(Full);
+    SmallVector<Value *, 2> Args(Full->args());
+    CallInst *TryCall = B.CreateCall(CozTry, Args);
+    TryCall->setAttributes(Full->getAttributes());
+    TryCall->setCallingConv(Full->getCallingConv());
+    Value *Busy = B.CreateICmpEQ(
+        TryCall, ConstantInt::get(TryCall->getType(), S.Row->Busy));
+    Instruction *Then = SplitBlockAndInsertIfThen(
+        Busy, Full, /*Unreachable=*/false,
+        MDBuilder(Ctx).createBranchWeights(1, 2000));
+    BasicBlock *Tried = TryCall->getParent();
+    BasicBlock *Joined = Full->getParent();
+    Full->moveBefore(Then);
+    PHINode *Result = PHINode::Create(FT->getReturnType(), 2, "",
+                                      &*Joined->getFirstInsertionPt());
+    Result->setDebugLoc(Full->getDebugLoc());
+    Full->replaceAllUsesWith(Result);
+    Result->addIncoming(TryCall, Tried);
+    Result->addIncoming(Full, Full->getParent());
+  }
+  TryFirst.clear();
 }
 
 void CheckpointRewriter::emitFallbacks() {

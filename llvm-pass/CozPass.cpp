@@ -63,6 +63,10 @@ PreservedAnalyses CozInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
     Counted.instrument(*F);
   }
   Lines.warnUnmatched();
+  // After every function's rewrites: its new blocks hold no line of their
+  // own, but the line points' rule reads the program's blocks. Before the
+  // fallbacks: it adds __coz_try_LOCK to them.
+  Checkpoints.tryFirst();
   Checkpoints.emitFallbacks();
   Counted.emitFallbacks();
   Record.finish();

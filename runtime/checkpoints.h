@@ -25,6 +25,13 @@
 #include "checkpoints.def"
 #undef COZ_CHECKPOINT
 
+/* What the pass calls before LOCK (try_first.def): TRY's result, or BUSY
+ * while TRY is not resolved. */
+#define COZ_TRY_FIRST(LOCK, PARAMS, ARGS, TRY, BUSY)                          \
+  COZ_EXPORT int __coz_try_##LOCK PARAMS;
+#include "try_first.def"
+#undef COZ_TRY_FIRST
+
 /* FN, of NAME's prototype, calls __coz_NAME: the interposers (FN is NAME,
  * interpose_dynamic.c) and the --wrap targets (__wrap_NAME,
  * interpose_static.c). */

@@ -1,6 +1,6 @@
 // The runtime's strong __coz_* definitions win over the pass's linkonce
 // fallbacks (which are noinline, so -O2 cannot inline them away): every
-// lock and unlock in the program reaches them, at -O0 and -O2, from the
+// lock, its try and unlock in the program reach them, at -O0 and -O2, from the
 // executable and from a DSO built with the pass. Without the runtime, the
 // same DSO works through its fallbacks.
 // RUN: %clang -O2 -c %inputs/strong_rt.c -o %t.rt.o
@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
 }
 // DSO: dso total=190
 // CHECK: expect lock=[[N:[0-9]+]]
-// CHECK: checkpoints lock=[[N]] unlock=[[N]]
+// CHECK: checkpoints try=[[N]] lock=[[N]] unlock=[[N]]
 // NORT: dso total=190
 // NORT: expect lock=
 // NORT-NOT: checkpoints
