@@ -17,6 +17,11 @@ using namespace llvm;
 
 namespace coz {
 
+struct TryFirstRow {
+  StringRef Lock, Try;
+  int Busy;
+};
+
 namespace {
 
 const StringSet<> &checkpointNames() {

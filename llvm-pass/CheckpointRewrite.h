@@ -7,7 +7,6 @@
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/ADT/StringRef.h"
 
 namespace llvm {
 class CallInst;
@@ -17,10 +16,7 @@ class Module;
 
 namespace coz {
 
-struct TryFirstRow {
-  llvm::StringRef Lock, Try;
-  int Busy;
-};
+struct TryFirstRow; // a row of try_first.def (CheckpointRewrite.cpp)
 
 class CheckpointRewriter {
 public:
