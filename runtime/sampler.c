@@ -6,6 +6,7 @@
 #include "sampler_kernel.h"
 #include "sampler_perf.h"
 #include "sampler_timer.h"
+#include "signal_guard.h"
 #include "util.h"
 
 #include <errno.h>
@@ -94,6 +95,8 @@ bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
     coz_sampler_own_stack(s);
   s->moves = 0;
   s->switch_signals = 0;
+  s->looked = false;
+  s->blocking_calls = 0;
   if (chosen == KIND_PERF) {
     if (start_perf(s, tid))
       return true;
@@ -199,16 +202,21 @@ static uint64_t perf_weight(struct coz_sampler_thread *s, uint64_t cpu) {
  * the less accurate (the accuracy suite on the timer alone: max error
  * 15 pp against 8.5), so threads that run longer keep perf.
  * Under COZ_SAMPLER=auto, with perf chosen, on a kernel whose timers never
- * cut a system call short (timer_waits_for_user_mode), a thread reviews
- * itself every CHECK_EVERY samples or more (coz_sampler_review): under
- * SWITCHY_NS of CPU a context switch since the last review, it moves to
- * the timer; over 4 x SWITCHY_NS, back to perf (the gap keeps a thread near
- * the line from moving at every review). */
+ * cut a system call short (timer_waits_for_user_mode), a thread looks at
+ * itself every CHECK_EVERY samples or more (coz_sampler_review), and a
+ * thread on perf also every CHECK_BLOCKS blocking calls
+ * (coz_sampler_review_blocking): one that runs a few us between waits
+ * takes a sample a few hundred waits, so its samples alone would look
+ * after seconds, its switches paying perf all along. Under SWITCHY_NS of
+ * CPU a context switch since the last look, it moves to the timer; over
+ * 4 x SWITCHY_NS, back to perf (the gap keeps a thread near the line from
+ * moving at every look). */
 #define CHECK_EVERY 8
 #define SWITCHY_NS 250000u
 
 /* Starts the other sampler, then stops this one: a thread that cannot
- * start the other keeps the one it has. In the thread's sample handler. */
+ * start the other keeps the one it has. With the sample signal held off:
+ * in the thread's sample handler, or blocked (coz_sampler_review_blocking). */
 static void move(struct coz_sampler_thread *s, int to) {
   pid_t tid = coz_gettid();
   int from = s->kind;
@@ -219,19 +227,19 @@ static void move(struct coz_sampler_thread *s, int to) {
   s->phase_done = false; /* the new sampler's first period is random */
 }
 
-void coz_sampler_review(struct coz_sampler_thread *s) {
-  if (!moves_allowed || s->signals - s->switch_signals < CHECK_EVERY)
-    return;
+/* Compares the thread's CPU time `cpu` and context switches with the last
+ * look and moves it by the rule above. With the sample signal held off. */
+static void look(struct coz_sampler_thread *s, uint64_t cpu) {
   struct rusage ru;
   if (getrusage(RUSAGE_THREAD, &ru) != 0)
     return;
-  /* The CPU time at this sample (both samplers note it). */
-  uint64_t cpu = s->last_cpu_ns;
   uint64_t count = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
   uint64_t ran = cpu - s->switch_cpu_ns;
   uint64_t switches = count - s->switch_count;
-  bool known = s->switch_signals != 0 && cpu > s->switch_cpu_ns;
+  bool known = s->looked && cpu > s->switch_cpu_ns;
+  s->looked = true;
   s->switch_signals = s->signals;
+  s->blocking_calls = 0;
   s->switch_cpu_ns = cpu;
   s->switch_count = count;
   if (!known)
@@ -240,6 +248,24 @@ void coz_sampler_review(struct coz_sampler_thread *s) {
     move(s, KIND_TIMER);
   else if (s->kind == KIND_TIMER && ran > 4 * SWITCHY_NS * switches)
     move(s, KIND_PERF);
+}
+
+void coz_sampler_review(struct coz_sampler_thread *s) {
+  if (moves_allowed && s->signals - s->switch_signals >= CHECK_EVERY)
+    look(s, s->last_cpu_ns); /* the CPU time at this sample */
+}
+
+void coz_sampler_review_blocking(struct coz_sampler_thread *s) {
+  s->blocking_calls = 0;
+  if (!moves_allowed || s->kind != KIND_PERF)
+    return;
+  sigset_t sample, old;
+  sigemptyset(&sample);
+  sigaddset(&sample, COZ_SAMPLE_SIGNAL);
+  if (coz_real_sigmask(SIG_BLOCK, &sample, &old) != 0)
+    return;
+  look(s, coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID));
+  coz_real_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,

@@ -23,7 +23,12 @@
  *                          time
  *   misc pingpong MS       two threads hand a byte back and forth through
  *                          pipes, ~20 us of work a turn, while a third
- *                          spins for MS ms: prints the three thread ids */
+ *                          spins for MS ms: prints the three thread ids
+ *   misc waits TURNS MS    the main thread and a waiter hand TURNS turns
+ *                          back and forth through a condition variable, ~1
+ *                          us of work a turn, while a third thread spins
+ *                          for MS ms: prints the three thread ids and the
+ *                          two handing threads' CPU time in ms */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
@@ -163,6 +168,31 @@ static void *pingpong_alone(void *arg) {
   return (void *)(uintptr_t)(x & 1);
 }
 
+/* waits: w_turn is 1 while the waiter's, 0 while main's, -1 to stop. */
+static pthread_mutex_t w_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t w_cond = PTHREAD_COND_INITIALIZER;
+static int w_turn, w_tid;
+static double w_cpu;
+
+static void *waiter(void *arg) {
+  (void)arg;
+  uint64_t x = 11;
+  w_tid = (int)syscall(SYS_gettid);
+  pthread_mutex_lock(&w_lock);
+  for (;;) {
+    while (w_turn == 0)
+      pthread_cond_wait(&w_cond, &w_lock);
+    if (w_turn < 0)
+      break;
+    SPIN(200, x);
+    w_turn = 0;
+    pthread_cond_signal(&w_cond);
+  }
+  pthread_mutex_unlock(&w_lock);
+  w_cpu = cpu_s();
+  return (void *)(uintptr_t)(x & 1);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "exit_holding_loader") == 0) {
@@ -293,6 +323,32 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3; i++)
       pthread_join(t[i], NULL);
     printf("ping=%d pong=%d alone=%d\n", pp_tid[0], pp_tid[1], pp_tid[2]);
+    return 0;
+  }
+  if (strcmp(mode, "waits") == 0) {
+    long turns = atol(argc > 2 ? argv[2] : "600");
+    double seconds = atof(argc > 3 ? argv[3] : "300") / 1000;
+    pthread_t t[2];
+    uint64_t x = 13;
+    pthread_create(&t[0], NULL, pingpong_alone, &seconds);
+    pthread_create(&t[1], NULL, waiter, NULL);
+    pthread_mutex_lock(&w_lock);
+    for (long i = 0; i < turns; i++) {
+      SPIN(200, x);
+      w_turn = 1;
+      pthread_cond_signal(&w_cond);
+      while (w_turn == 1)
+        pthread_cond_wait(&w_cond, &w_lock);
+    }
+    w_turn = -1;
+    pthread_cond_signal(&w_cond);
+    pthread_mutex_unlock(&w_lock);
+    double main_cpu = cpu_s();
+    for (int i = 0; i < 2; i++)
+      pthread_join(t[i], NULL);
+    printf("main=%d waiter=%d alone=%d cpu=%.1f,%.1f x=%d\n",
+           (int)syscall(SYS_gettid), w_tid, pp_tid[2], main_cpu * 1000,
+           w_cpu * 1000, (int)(x & 1));
     return 0;
   }
   if (strcmp(mode, "spin") == 0) {
