@@ -381,10 +381,13 @@ def test_sample_rate():
     every 8th after, and the kernel keeps it in between (sampler_perf.c,
     REARM_EVERY): a thread that only computes still takes one sample signal
     per period of its CPU time, at 1 ms and at 2 ms (a few percent fewer:
-    sampling's own cost, and the first period is random)."""
+    sampling's own cost, and the first period is random). 3 s of
+    spinning per ms of period: a period is drawn for 8 samples, and 1.2 s
+    held ~150 draws at 1 ms, whose mean wanders by 2.4% (sd): a run under
+    ctest -j2 read 106% of the periods (2026-11-28). ~360 draws: 1.5%."""
     ok = True
     for period_ms in (1, 2):
-        p, _, m = profiled_misc(["spin", "1200"], {
+        p, _, m = profiled_misc(["spin", str(3000 * period_ms)], {
             "COZ_SAMPLER": "perf", "COZ_VERBOSE": "2",
             "COZ_PERIOD": str(period_ms * 1000000)}, r"cpu=([\d.]+)")
         signals = max([int(n) for n in re.findall(
