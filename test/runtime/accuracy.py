@@ -203,8 +203,12 @@ def test_pc_c11():
 
 def test_cxx():
     """std::thread + std::mutex: every thread is sampled, and the blocking
-    inside libstdc++ is accounted for (the producer's prediction holds)."""
-    _, _, samples = run("rt_cxx", [1500], {"COZ_FIXED_SPEEDUP": "0"})
+    inside libstdc++ is accounted for (the producer's prediction holds).
+    4000 items: both threads wait at every item and move to the timer
+    sampler (a sample a tick), and since they look at their waits too they
+    move early: 1500 items gave the consumer's line 18-24 samples (one CI
+    run failed at 18), 4000 give 57-60."""
+    _, _, samples = run("rt_cxx", [4000], {"COZ_FIXED_SPEEDUP": "0"})
     ok = True
     for marker in ("LINE_PRODUCER", "LINE_CONSUMER"):
         line = line_of("cxx.cpp", marker)
