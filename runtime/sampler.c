@@ -95,7 +95,7 @@ bool coz_sampler_start(struct coz_sampler_thread *s, pid_t tid) {
     coz_sampler_own_stack(s);
   s->moves = 0;
   s->switch_signals = 0;
-  s->looked = false;
+  s->switch_cpu_ns = 0; /* not looked yet */
   s->blocking_calls = 0;
   if (chosen == KIND_PERF) {
     if (start_perf(s, tid))
@@ -236,10 +236,8 @@ static void look(struct coz_sampler_thread *s, uint64_t cpu) {
   uint64_t count = (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
   uint64_t ran = cpu - s->switch_cpu_ns;
   uint64_t switches = count - s->switch_count;
-  bool known = s->looked && cpu > s->switch_cpu_ns;
-  s->looked = true;
+  bool known = s->switch_cpu_ns != 0 && cpu > s->switch_cpu_ns;
   s->switch_signals = s->signals;
-  s->blocking_calls = 0;
   s->switch_cpu_ns = cpu;
   s->switch_count = count;
   if (!known)

@@ -39,12 +39,11 @@ struct coz_sampler_thread {
   int fd;                    /* perf */
   uint32_t first_weight;     /* perf: periods the next sample stands for */
   timer_t timer;             /* timer */
-  /* The signal count, CPU time and context switches at the last look
-   * (sampler.c moves a thread that blocks often to the timer), whether it
-   * looked yet, the blocking calls since (checkpoints.c counts them), and
-   * the moves made (statistics). */
+  /* The signal count, CPU time (0: not looked yet) and context switches
+   * at the last look (sampler.c moves a thread that blocks often to the
+   * timer), the blocking calls counted towards the next look
+   * (checkpoints.c), and the moves made (statistics). */
   uint32_t switch_signals, moves, blocking_calls;
-  bool looked;
   uint64_t switch_cpu_ns, switch_count;
   /* The thread's stack, [stack_lo, stack_hi): samples on it read it
    * directly; both 0 when unknown (threads adopted at start-up are set up
