@@ -38,6 +38,12 @@ void coz_checkpoint_settle(struct coz_thread *t) {
   errno = saved_errno;
 }
 
+void coz_checkpoint_review(struct coz_thread *t) {
+  int saved_errno = errno;
+  coz_sampler_review_blocking(&t->sampler);
+  errno = saved_errno;
+}
+
 void coz_checkpoint_exit_thread(void) {
   struct coz_thread *t = coz_checkpoint_enter();
   if (t)
@@ -113,16 +119,6 @@ static void wait_end(uintptr_t ra) {
 }
 #define CALLER_RA ((uintptr_t)__builtin_return_address(0))
 
-/* Every COZ_CHECK_BLOCKS blocking calls the thread's sampler looks at how
- * often the thread switches (sampler.c): a thread that mostly waits takes
- * too few samples to be looked at by them. Outside the hold: a move may
- * unmap the perf ring, which only the runtime's own code reads. */
-static __attribute__((noinline)) void review_blocking(struct coz_thread *t) {
-  int saved_errno = errno;
-  coz_sampler_review_blocking(&t->sampler);
-  errno = saved_errno;
-}
-
 /* WOKEN is the row's condition on r (checkpoints.def). `ra` is the
  * program's call site (the wall-clock call path's leaf). */
 #define BLOCK(RET, NAME, PARAMS, ARGS, WOKEN)                                  \
@@ -134,8 +130,7 @@ static __attribute__((noinline)) void review_blocking(struct coz_thread *t) {
     if (WOKEN)                                                                 \
       coz_checkpoint_absorb(t, coz_delay_global());                            \
     coz_checkpoint_release(t);                                                 \
-    if (__builtin_expect(++t->sampler.blocking_calls >= COZ_CHECK_BLOCKS, 0))  \
-      review_blocking(t);                                                      \
+    coz_checkpoint_count_wait(t);                                              \
     return r;                                                                  \
   }                                                                            \
   static __attribute__((noinline)) RET slow_##NAME(uintptr_t ra,               \

@@ -78,11 +78,26 @@ static inline struct coz_thread *begin_wait(bool wall, uintptr_t ra) {
   return t;
 }
 
-/* The same for a call whose return may credit a wake-up (READ, READY):
- * the state is held from before the call to the credit, as for the
- * blocking checkpoints (checkpoints.h, coz_checkpoint_hold). */
-static inline struct coz_thread *begin_credited_wait(bool wall, uintptr_t ra) {
+/* The same for a call that waits whatever its descriptors (SLEEP, WAIT,
+ * POLL, SELECT): it counts toward the sampler's look at threads that
+ * mostly wait (checkpoints.h, coz_checkpoint_count_wait), here before the
+ * call, outside any hold, so that the real call stays a tail call. Reads
+ * do not count: a read of data already there does not wait, and a look
+ * every 32 small reads would add four system calls to them. */
+static inline struct coz_thread *begin_block(bool wall, uintptr_t ra) {
   struct coz_thread *t = begin_wait(wall, ra);
+  if (t)
+    coz_checkpoint_count_wait(t);
+  return t;
+}
+
+/* The same for a call whose return may credit a wake-up (READ, READY),
+ * counted when it `blocks` whatever its descriptors (READY): the state is
+ * held from before the call to the credit, as for the blocking checkpoints
+ * (checkpoints.h, coz_checkpoint_hold). */
+static inline struct coz_thread *begin_credited_wait(bool wall, uintptr_t ra,
+                                                     bool blocks) {
+  struct coz_thread *t = blocks ? begin_block(wall, ra) : begin_wait(wall, ra);
   if (t)
     coz_checkpoint_hold(t);
   return t;
@@ -173,7 +188,7 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
 #define READ(RET, NAME, PARAMS, ARGS)                                          \
   IO_EXPORT RET NAME PARAMS {                                                  \
     bool wall = wall_on();                                                     \
-    struct coz_thread *t = begin_credited_wait(wall, CALLER_RA);               \
+    struct coz_thread *t = begin_credited_wait(wall, CALLER_RA, false);        \
     if (!t && !wall && !bytes_on())                                            \
       return REAL(NAME) ARGS;                                                  \
     RET r = REAL(NAME) ARGS;                                                   \
@@ -197,7 +212,7 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
 #define WAIT(RET, NAME, PARAMS, ARGS)                                          \
   IO_EXPORT RET NAME PARAMS {                                                  \
     bool wall = wall_on();                                                     \
-    begin_wait(wall, CALLER_RA);                                               \
+    begin_block(wall, CALLER_RA);                                              \
     if (!wall)                                                                 \
       return REAL(NAME) ARGS;                                                  \
     RET r = REAL(NAME) ARGS;                                                   \
@@ -210,7 +225,7 @@ static void after_select(struct coz_thread *t, bool wall, int nfds,
 #define READY(RET, NAME, PARAMS, ARGS, AFTER)                                  \
   IO_EXPORT RET NAME PARAMS {                                                  \
     bool wall = wall_on();                                                     \
-    struct coz_thread *t = begin_credited_wait(wall, CALLER_RA);               \
+    struct coz_thread *t = begin_credited_wait(wall, CALLER_RA, true);         \
     if (!t && !wall)                                                           \
       return REAL(NAME) ARGS;                                                  \
     RET r = REAL(NAME) ARGS;                                                   \

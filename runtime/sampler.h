@@ -60,13 +60,13 @@ void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
  * the timer sampler, and back once it no longer does (sampler.c says why).
  * Async-signal-safe; in the thread. */
 void coz_sampler_review(struct coz_sampler_thread *s);
-/* The blocking calls between two looks of coz_sampler_review_blocking. */
+/* The waits between two looks of coz_sampler_review_blocking. */
 #define COZ_CHECK_BLOCKS 32
-/* After a blocking call of the thread's, outside the runtime's own code,
- * once COZ_CHECK_BLOCKS such calls were counted in s->blocking_calls: the
- * same look for a thread on perf, with the sample signal blocked around it
- * (two system calls to block it, two to look: once in 32 waits). Not
- * async-signal-safe; in the thread. */
+/* At a wait of the thread's, outside the runtime's own code, once
+ * COZ_CHECK_BLOCKS waits were counted in s->blocking_calls (checkpoints.h,
+ * coz_checkpoint_count_wait): the same look for a thread on perf, with the
+ * sample signal blocked around it (two system calls to block it, two to
+ * look: once in 32 waits). Not async-signal-safe; in the thread. */
 void coz_sampler_review_blocking(struct coz_sampler_thread *s);
 /* After coz_sampler_take: the next sample of time the thread spent in the
  * kernel since its previous user-mode sample (registers at its entry to the

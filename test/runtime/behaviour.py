@@ -348,31 +348,37 @@ def test_sampler_moves():
 
 def test_sampler_moves_waiting():
     """A thread that mostly waits takes a sample only every few hundred
-    waits, too few for the look at every 8th sample; its blocking calls
-    look too, every 32 (sampler.c): the main thread and a waiter handing
-    turns through a condition variable (~1 us of work a turn, a few ms of
-    CPU time, so a few samples each) both move to the timer under
+    waits, too few for the look at every 8th sample; its waits look too,
+    every 32 (checkpoints.h, coz_checkpoint_count_wait): the main thread and
+    a waiter handing turns (~1 us of work a turn, a few ms of CPU time, so a
+    few samples each) through a condition variable, and through pipes with
+    poll() before each read, both move to the timer under
     COZ_SAMPLER=auto, the computing thread stays on perf; COZ_SAMPLER=perf
     moves none."""
     ok = True
-    for sampler in ("auto", "perf"):
-        p, _, m = profiled_misc(
-            ["waits", "600", "200"],
-            {"COZ_SAMPLER": sampler, "COZ_VERBOSE": "2"},
-            r"main=(\d+) waiter=(\d+) alone=(\d+) cpu=([\d.]+),([\d.]+)")
-        stats = {int(t): (int(n), int(k)) for t, n, k in re.findall(
-            r"thread (\d+): (\d+) sample signals, (\d+) moves", p.stderr)}
-        got = [stats.get(int(t), (None, None)) for t in m.groups()[:3]]
-        moves = [k for _, k in got]
-        if sampler == "auto":
-            good = moves[0] and moves[1] and moves[2] == 0
-        else:
-            good = moves == [0, 0, 0]
-        print("COZ_SAMPLER=%s: (signals, moves) main %s, waiter %s, computing "
-              "thread %s; CPU time of main and waiter %s and %s ms: %s"
-              % (sampler, got[0], got[1], got[2], m.group(4), m.group(5),
-                 "ok" if good else "FAILED\n" + p.stderr.strip()[-2000:]))
-        ok &= bool(good)
+    for handoff in ("cond", "poll"):
+        for sampler in ("auto", "perf"):
+            p, _, m = profiled_misc(
+                ["waits", "600", "200", handoff],
+                {"COZ_SAMPLER": sampler, "COZ_VERBOSE": "2"},
+                r"main=(\d+) waiter=(\d+) alone=(\d+) "
+                r"cpu=([\d.]+),([\d.]+)")
+            stats = {int(t): (int(n), int(k)) for t, n, k in re.findall(
+                r"thread (\d+): (\d+) sample signals, (\d+) moves",
+                p.stderr)}
+            got = [stats.get(int(t), (None, None)) for t in m.groups()[:3]]
+            moves = [k for _, k in got]
+            if sampler == "auto":
+                good = moves[0] and moves[1] and moves[2] == 0
+            else:
+                good = moves == [0, 0, 0]
+            print("%s, COZ_SAMPLER=%s: (signals, moves) main %s, waiter %s, "
+                  "computing thread %s; CPU time of main and waiter %s and "
+                  "%s ms: %s"
+                  % (handoff, sampler, got[0], got[1], got[2], m.group(4),
+                     m.group(5),
+                     "ok" if good else "FAILED\n" + p.stderr.strip()[-2000:]))
+            ok &= bool(good)
     return ok
 
 

@@ -24,18 +24,23 @@
  *   misc pingpong MS       two threads hand a byte back and forth through
  *                          pipes, ~20 us of work a turn, while a third
  *                          spins for MS ms: prints the three thread ids
- *   misc waits TURNS MS    the main thread and a waiter hand TURNS turns
+ *   misc waits TURNS MS [cond]  the main thread and a waiter hand TURNS turns
  *                          back and forth through a condition variable, ~1
  *                          us of work a turn, while a third thread spins
  *                          for MS ms: prints the three thread ids and the
- *                          two handing threads' CPU time in ms */
+ *                          two handing threads' CPU time in ms
+ *   misc waits TURNS MS poll  the same with the turns handed through two
+ *                          pipes, each side waiting in poll() before it
+ *                          reads */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,6 +198,35 @@ static void *waiter(void *arg) {
   return (void *)(uintptr_t)(x & 1);
 }
 
+/* waits ... poll: side i waits in poll() for a byte on w_pipes[i] and
+ * answers on w_pipes[1 - i]; a non-zero byte stops the waiter. */
+static int w_pipes[2][2];
+
+static char take_turn(int i) {
+  struct pollfd p = {w_pipes[i][0], POLLIN, 0};
+  char c = 1;
+  if (poll(&p, 1, -1) != 1 || read(w_pipes[i][0], &c, 1) != 1)
+    abort();
+  return c;
+}
+
+static void give_turn(int i, char c) {
+  if (write(w_pipes[1 - i][1], &c, 1) != 1)
+    abort();
+}
+
+static void *waiter_poll(void *arg) {
+  (void)arg;
+  uint64_t x = 11;
+  w_tid = (int)syscall(SYS_gettid);
+  while (take_turn(1) == 0) {
+    SPIN(200, x);
+    give_turn(1, 0);
+  }
+  w_cpu = cpu_s();
+  return (void *)(uintptr_t)(x & 1);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "exit_holding_loader") == 0) {
@@ -328,12 +362,22 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "waits") == 0) {
     long turns = atol(argc > 2 ? argv[2] : "600");
     double seconds = atof(argc > 3 ? argv[3] : "300") / 1000;
+    bool by_poll = argc > 4 && strcmp(argv[4], "poll") == 0;
     pthread_t t[2];
     uint64_t x = 13;
+    if (by_poll && (pipe(w_pipes[0]) != 0 || pipe(w_pipes[1]) != 0))
+      return 1;
     pthread_create(&t[0], NULL, pingpong_alone, &seconds);
-    pthread_create(&t[1], NULL, waiter, NULL);
+    pthread_create(&t[1], NULL, by_poll ? waiter_poll : waiter, NULL);
+    for (long i = 0; by_poll && i < turns; i++) {
+      SPIN(200, x);
+      give_turn(0, 0);
+      take_turn(0);
+    }
+    if (by_poll)
+      give_turn(0, 1);
     pthread_mutex_lock(&w_lock);
-    for (long i = 0; i < turns; i++) {
+    for (long i = 0; !by_poll && i < turns; i++) {
       SPIN(200, x);
       w_turn = 1;
       pthread_cond_signal(&w_cond);
