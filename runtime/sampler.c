@@ -280,6 +280,7 @@ void coz_sampler_take(struct coz_sampler_thread *s, void *ucontext,
   } else {
     out->weight_ns = coz_timer_rearm(s);
   }
+  s->weight_sum_ns += out->weight_ns;
 }
 
 bool coz_sampler_next_kernel(struct coz_sampler_thread *s,

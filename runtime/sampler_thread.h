@@ -29,6 +29,7 @@
 struct coz_sampler_thread {
   int kind;                  /* 0 none, 1 perf, 2 timer */
   uint32_t signals;          /* sample signals taken (statistics) */
+  uint64_t weight_sum_ns;    /* the CPU time they stood for (statistics) */
   bool phase_done;           /* timer: the first, random, period is over */
   uint64_t rng;              /* per-thread jitter state */
   uint64_t last_cpu_ns;      /* thread CPU time at the previous sample */
@@ -39,10 +40,11 @@ struct coz_sampler_thread {
   int fd;                    /* perf */
   uint32_t first_weight;     /* perf: periods the next sample stands for */
   timer_t timer;             /* timer */
+  uint64_t mean_gap_ns;      /* timer: this thread's gaps (0: none yet) */
   /* The signal count, CPU time (0: not looked yet) and context switches
    * at the last look (sampler.c moves a thread that blocks often to the
    * timer), the blocking calls counted towards the next look
-   * (checkpoints.c), and the moves made (statistics). */
+   * (checkpoints.h), and the moves made (statistics). */
   uint32_t switch_signals, moves, blocking_calls;
   uint64_t switch_cpu_ns, switch_count;
   /* The thread's stack, [stack_lo, stack_hi): samples on it read it

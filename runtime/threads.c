@@ -172,10 +172,11 @@ void coz_thread_bind(struct coz_thread *t) {
 void coz_thread_log_counts(const struct coz_thread *t) {
   coz_log_verbose(2,
                   "thread %d: %u sample signals, %u moves between samplers, "
-                  "%llu samples, %llu samples of system-call time (%llu lost "
-                  "to a full ring)",
+                  "%llu samples, weighing %llu us of CPU time, %llu samples "
+                  "of system-call time (%llu lost to a full ring)",
                   (int)atomic_load(&t->tid), t->sampler.signals,
                   t->sampler.moves, (unsigned long long)t->samples,
+                  (unsigned long long)(t->sampler.weight_sum_ns / 1000),
                   (unsigned long long)t->sampler.kernel_samples,
                   (unsigned long long)t->sampler.kernel_lost);
 }
