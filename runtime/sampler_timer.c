@@ -49,10 +49,11 @@ bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid) {
  * the sum of a thread's gaps misses its unsampled tail, which for
  * short-lived threads is a large part of their time. The thread's own
  * mean, because the tick sets the gaps, and a thread that runs in short
- * bursts waits longer for a tick to land on it while it runs (4.4-5.0 ms
+ * bursts waits longer for a tick to land on it while it runs (4.7-5.5 ms
  * of CPU time a gap against 4.0 for a computing thread at 250 Hz,
- * docs/results.md): the mean over all threads, which the computing ones
- * fill, weighed its samples short. That mean (weight 1/16) seeds each
+ * docs/results.md, "Timer samples weigh their own thread's gaps"): the
+ * mean over all threads, which the computing ones fill, weighed its
+ * samples short. That mean (weight 1/16) seeds each
  * thread's, and stands for a thread's samples until its first gap. */
 static _Atomic uint64_t mean_gap_ns;
 
