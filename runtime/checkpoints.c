@@ -40,7 +40,9 @@ void coz_checkpoint_settle(struct coz_thread *t) {
 
 void coz_checkpoint_review(struct coz_thread *t) {
   int saved_errno = errno;
+  coz_checkpoint_hold(t);
   coz_sampler_review_blocking(&t->sampler);
+  coz_checkpoint_release(t);
   errno = saved_errno;
 }
 

@@ -102,12 +102,14 @@ static inline void coz_checkpoint_release(struct coz_thread *t) {
     coz_checkpoint_drain(t);
 }
 
-/* After a call that waits (the blocking checkpoints; the I/O calls that
- * wait whatever the descriptor), outside the hold: every COZ_CHECK_BLOCKS
- * such calls the thread's sampler looks at how often the thread switches
+/* At a call that waits (the blocking checkpoints; the I/O calls that wait
+ * whatever the descriptor), outside any hold: every COZ_CHECK_BLOCKS such
+ * calls the thread's sampler looks at how often the thread switches
  * (sampler.h): a thread that mostly waits takes too few samples to be
- * looked at by them. Outside the hold because a move may unmap the perf
- * ring, which only the runtime's own code reads. */
+ * looked at by them. The look holds the state itself: a move unmaps the
+ * perf ring, which runtime code the look interrupted might be reading,
+ * and which an I/O call from a program's signal handler arriving during
+ * the move would read (held, that call leaves the state alone). */
 void coz_checkpoint_review(struct coz_thread *t); /* errno is preserved */
 static inline void coz_checkpoint_count_wait(struct coz_thread *t) {
   if (__builtin_expect(++t->sampler.blocking_calls >= COZ_CHECK_BLOCKS, 0))

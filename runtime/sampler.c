@@ -205,9 +205,9 @@ static uint64_t perf_weight(struct coz_sampler_thread *s, uint64_t cpu) {
  * cut a system call short (timer_waits_for_user_mode), a thread looks at
  * itself every CHECK_EVERY samples or more (coz_sampler_review), and a
  * thread on perf also every COZ_CHECK_BLOCKS waits (blocking checkpoints,
- * sleeps, polls: coz_sampler_review_blocking): one that runs a few us between waits
- * takes a sample every few hundred waits, so its samples alone would look
- * after seconds, its switches paying perf all along. Under SWITCHY_NS of
+ * sleeps, polls: coz_sampler_review_blocking): one that runs a few us
+ * between waits takes a sample every few hundred waits, so its samples
+ * alone would look after seconds, its switches paying perf all along. Under SWITCHY_NS of
  * CPU a context switch since the last look, it moves to the timer; over
  * 4 x SWITCHY_NS, back to perf (the gap keeps a thread near the line from
  * moving at every look). */

@@ -53,8 +53,8 @@ bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid) {
  * of CPU time a gap against 4.0 for a computing thread at 250 Hz,
  * docs/results.md, "Timer samples weigh their own thread's gaps"): the
  * mean over all threads, which the computing ones fill, weighed its
- * samples short. That mean (weight 1/16) seeds each
- * thread's, and stands for a thread's samples until its first gap. */
+ * samples short. That mean (weight 1/16) seeds each thread's, and stands
+ * for a thread's samples until its first gap. */
 static _Atomic uint64_t mean_gap_ns;
 
 static uint64_t ewma(uint64_t mean, uint64_t gap, unsigned n) {
