@@ -40,7 +40,6 @@ struct coz_sampler_thread {
   int fd;                    /* perf */
   uint32_t first_weight;     /* perf: periods the next sample stands for */
   timer_t timer;             /* timer */
-  uint64_t mean_gap_ns;      /* timer: this thread's gaps (0: none yet) */
   /* The signal count, CPU time (0: not looked yet) and context switches
    * at the last look (sampler.c moves a thread that blocks often to the
    * timer), the blocking calls counted towards the next look

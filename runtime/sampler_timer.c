@@ -39,47 +39,36 @@ bool coz_timer_start(struct coz_sampler_thread *s, pid_t tid) {
   if (timer_create(thread_cpu_clock(tid), &sev, &s->timer) != 0)
     return false;
   s->last_cpu_ns = coz_cpu_clock_ns(thread_cpu_clock(tid));
-  s->mean_gap_ns = 0;
   arm(s, coz_sampler_first_period(tid));
   return true;
 }
 
-/* What a sample stands for: the mean CPU time between two samples of
- * its thread (an EWMA, weight 1/8), not the gap before this very sample:
- * the sum of a thread's gaps misses its unsampled tail, which for
- * short-lived threads is a large part of their time. The thread's own
- * mean, because the tick sets the gaps, and a thread that runs in short
- * bursts waits longer for a tick to land on it while it runs (4.7-5.5 ms
- * of CPU time a gap against 4.0 for a computing thread at 250 Hz,
- * docs/results.md, "Timer samples weigh their own thread's gaps"): the
- * mean over all threads, which the computing ones fill, weighed its
- * samples short. That mean (weight 1/16) seeds each thread's, and stands
- * for a thread's samples until its first gap. */
+/* The mean CPU time between two samples of a thread, over all threads
+ * (an EWMA, weight 1/16): what a sample stands for. Not the gap before
+ * this very sample: the sum of a thread's gaps misses its unsampled tail,
+ * which for short-lived threads is a large part of their time. Each
+ * thread's own mean was tried and taken back (docs/results.md, "Per-thread
+ * timer weights, tried and taken back"). */
 static _Atomic uint64_t mean_gap_ns;
-
-static uint64_t ewma(uint64_t mean, uint64_t gap, unsigned n) {
-  return mean == 0 ? gap : mean - mean / n + gap / n;
-}
 
 uint64_t coz_timer_rearm(struct coz_sampler_thread *s) {
   arm(s, coz_sampler_next_period(s));
   uint64_t cpu = coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
-  uint64_t all = atomic_load_explicit(&mean_gap_ns, memory_order_relaxed);
+  uint64_t mean = atomic_load_explicit(&mean_gap_ns, memory_order_relaxed);
   if (s->phase_done && cpu > s->last_cpu_ns) {
     /* Racy updates only lose a term of the average. The first gap seen
      * seeds it: the tick, not the period, sets the gaps (4 ms at 250 Hz for
      * a 1 ms period): a mean started at the period would weigh the first
      * samples of threads moved from perf (sampler.c) a quarter of that. */
     uint64_t gap = cpu - s->last_cpu_ns;
-    all = ewma(all, gap, 16);
-    atomic_store_explicit(&mean_gap_ns, all, memory_order_relaxed);
-    s->mean_gap_ns = ewma(s->mean_gap_ns ? s->mean_gap_ns : all, gap, 8);
+    mean = mean == 0 ? gap : mean - mean / 16 + gap / 16;
+    atomic_store_explicit(&mean_gap_ns, mean, memory_order_relaxed);
   }
+  if (mean == 0)
+    mean = coz_config.PERIOD;
   s->phase_done = true; /* the first gap is the random first period */
   s->last_cpu_ns = cpu;
-  if (s->mean_gap_ns)
-    return s->mean_gap_ns;
-  return all ? all : coz_config.PERIOD;
+  return mean;
 }
 
 void coz_timer_suspend(struct coz_sampler_thread *s) {

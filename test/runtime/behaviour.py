@@ -382,40 +382,6 @@ def test_sampler_moves_waiting():
     return ok
 
 
-def test_timer_weights():
-    """Under the timer sampler a sample stands for its thread's mean CPU
-    time between samples (sampler_timer.c): CPU-time timers expire at
-    scheduler ticks, and a thread that runs in short bursts waits longer for
-    a tick to land while it runs than a computing thread does, so one mean
-    over all threads weighed its samples short. A thread spinning for 3 s
-    and one running ~100 us bursts between sleeps of 50-300 us, every
-    speedup 0 (a pause's CPU time is no part of a gap): each thread's
-    samples weigh its own CPU time, within 6%. With the mean over all
-    threads the bursting thread's weighed x0.79-0.88 of it and the spinning
-    thread's x1.04-1.06; with its own, x0.97-0.99 and x0.99 (3 runs each,
-    2026-11-28)."""
-    p, _, m = profiled_misc(
-        ["bursts", "3000"], {"COZ_SAMPLER": "timer", "COZ_VERBOSE": "2",
-                             "COZ_FIXED_SPEEDUP": "0"},
-        r"spinning=(\d+) bursting=(\d+) cpu=([\d.]+),([\d.]+)")
-    weights = {int(t): int(w) / 1000.0 for t, w in re.findall(
-        r"thread (\d+): \d+ sample signals, .*?weighing (\d+) us",
-        p.stderr)}
-    ok = True
-    for name, tid, cpu in (("spinning", m.group(1), m.group(3)),
-                           ("bursting", m.group(2), m.group(4))):
-        w, cpu = weights.get(int(tid)), float(cpu)
-        good = w is not None and cpu > 0 and abs(w / cpu - 1) <= 0.06
-        print("%s thread: samples weigh %s ms of its %.1f ms of CPU time "
-              "(x%s): %s" % (name, w, cpu,
-                             "%.3f" % (w / cpu) if w and cpu else "?",
-                             "ok" if good else "FAILED"))
-        ok &= good
-    if not ok:
-        print(p.stderr.strip()[-2000:])
-    return ok
-
-
 def test_sample_rate():
     """The perf sampler draws a thread's period at its first sample and at
     every 8th after, and the kernel keeps it in between (sampler_perf.c,

@@ -31,11 +31,7 @@
  *                          two handing threads' CPU time in ms
  *   misc waits TURNS MS poll  the same with the turns handed through two
  *                          pipes, each side waiting in poll() before it
- *                          reads
- *   misc bursts MS         a thread spins for MS ms while another runs
- *                          ~100 us bursts of work with sleeps of 50-300 us
- *                          in between: prints both thread ids and CPU
- *                          times */
+ *                          reads */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
@@ -231,23 +227,6 @@ static void *waiter_poll(void *arg) {
   return (void *)(uintptr_t)(x & 1);
 }
 
-/* bursts: the bursting thread stops once the spinning one is done. */
-static volatile int b_stop;
-static int b_tid;
-static double b_cpu;
-
-static void *burster(void *arg) {
-  (void)arg;
-  uint64_t x = 5;
-  b_tid = (int)syscall(SYS_gettid);
-  while (!b_stop) {
-    SPIN(100000, x);
-    usleep(50 + (unsigned)(x >> 40) % 250); /* no fixed phase to the tick */
-  }
-  b_cpu = cpu_s();
-  return (void *)(uintptr_t)(x & 1);
-}
-
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "exit_holding_loader") == 0) {
@@ -414,18 +393,6 @@ int main(int argc, char **argv) {
     printf("main=%d waiter=%d alone=%d cpu=%.1f,%.1f x=%d\n",
            (int)syscall(SYS_gettid), w_tid, pp_tid[2], main_cpu * 1000,
            w_cpu * 1000, (int)(x & 1));
-    return 0;
-  }
-  if (strcmp(mode, "bursts") == 0) {
-    pthread_t t;
-    pthread_create(&t, NULL, burster, NULL);
-    uint64_t x = spin_for(atof(argc > 2 ? argv[2] : "1000") / 1000, 1);
-    double spin_cpu = cpu_s();
-    b_stop = 1;
-    pthread_join(t, NULL);
-    printf("spinning=%d bursting=%d cpu=%.1f,%.1f x=%d\n",
-           (int)syscall(SYS_gettid), b_tid, spin_cpu * 1000, b_cpu * 1000,
-           (int)(x & 1));
     return 0;
   }
   if (strcmp(mode, "spin") == 0) {
