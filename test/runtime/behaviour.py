@@ -120,8 +120,12 @@ def test_exit_message():
     print("noprogress, stderr a terminal: %r" % p.stderr)
     ok &= (len(lines) == 1 and "no progress point" in lines[0]
            and "COZ_PROGRESS" in lines[0] and not os.path.exists(none))
+    # 1.5 s: run at real-time priority beside another such test, the
+    # profiler thread waits out 100 ms round-robin quanta; in 300 ms a
+    # fresh-clone CI got no experiment on the terminal and one with
+    # COZ_VERBOSE=1 (2026-11-28).
     for extra, tty in (({}, True), ({"COZ_VERBOSE": "1"}, False)):
-        p = run_plain(["spin", "300"], dict(env, **extra), tty=tty)
+        p = run_plain(["spin", "1500"], dict(env, **extra), tty=tty)
         lines = [x for x in p.stderr.strip().splitlines()
                  if re.match(r"coz: \d+ experiments? on", x)]
         print("spin, %s: %r" % ("terminal" if tty else "COZ_VERBOSE=1",
