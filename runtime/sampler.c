@@ -207,10 +207,10 @@ static uint64_t perf_weight(struct coz_sampler_thread *s, uint64_t cpu) {
  * thread on perf also every COZ_CHECK_BLOCKS waits (blocking checkpoints,
  * sleeps, polls: coz_sampler_review_blocking): one that runs a few us
  * between waits takes a sample every few hundred waits, so its samples
- * alone would look after seconds, its switches paying perf all along. Under SWITCHY_NS of
- * CPU a context switch since the last look, it moves to the timer; over
- * 4 x SWITCHY_NS, back to perf (the gap keeps a thread near the line from
- * moving at every look). */
+ * alone would look after seconds, its switches paying perf all along.
+ * Under SWITCHY_NS of CPU a context switch since the last look, it moves
+ * to the timer; over 4 x SWITCHY_NS, back to perf (the gap keeps a thread
+ * near the line from moving at every look). */
 #define CHECK_EVERY 8
 #define SWITCHY_NS 250000u
 

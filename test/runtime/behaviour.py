@@ -386,6 +386,39 @@ def test_sampler_moves_waiting():
     return ok
 
 
+def test_sample_weights():
+    """What a thread's samples stand for adds up to the CPU time of the
+    threads (COZ_VERBOSE=2 says it per thread): a thread spinning for 2 s
+    and one running ~100 us bursts between sleeps of 50-300 us, every
+    speedup 0 (a pause's CPU time is no part of a gap). Each sampler weighs
+    a sample by a mean over all threads (sampler.c, perf_weight;
+    sampler_timer.c), so the two threads' sum is within 10% of their CPU
+    time while each alone may miss: the bursting thread's samples weighed
+    x0.86-0.93 of its CPU time and the spinning thread's x1.03-1.05
+    (2026-11-29; under perf the bursting thread's kernel time has samples
+    of its own, which this figure leaves out). Each within 30%."""
+    ok = True
+    for sampler in ("perf", "timer"):
+        p, _, m = profiled_misc(
+            ["bursts", "2000"], {"COZ_SAMPLER": sampler, "COZ_VERBOSE": "2",
+                                 "COZ_FIXED_SPEEDUP": "0"},
+            r"spinning=(\d+) bursting=(\d+) cpu=([\d.]+),([\d.]+)")
+        weighed = {int(t): int(w) / 1000.0 for t, w in re.findall(
+            r"thread (\d+): \d+ sample signals, .*?weighing (\d+) us",
+            p.stderr)}
+        w = [weighed.get(int(m.group(i)), 0.0) for i in (1, 2)]
+        cpu = [float(m.group(i)) for i in (3, 4)]
+        ratios = [a / b if b > 0 else 0.0 for a, b in zip(w, cpu)]
+        whole = sum(w) / sum(cpu) if sum(cpu) > 0 else 0.0
+        good = all(abs(r - 1) <= 0.3 for r in ratios) and abs(whole - 1) <= 0.1
+        print("%s: spinning thread's samples weigh x%.3f of its %.0f ms of "
+              "CPU time, bursting thread's x%.3f of %.0f ms, both x%.3f: %s"
+              % (sampler, ratios[0], cpu[0], ratios[1], cpu[1], whole,
+                 "ok" if good else "FAILED\n" + p.stderr.strip()[-2000:]))
+        ok &= good
+    return ok
+
+
 def test_sample_rate():
     """The perf sampler draws a thread's period at its first sample and at
     every 8th after, and the kernel keeps it in between (sampler_perf.c,

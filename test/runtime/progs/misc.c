@@ -31,7 +31,11 @@
  *                          two handing threads' CPU time in ms
  *   misc waits TURNS MS poll  the same with the turns handed through two
  *                          pipes, each side waiting in poll() before it
- *                          reads */
+ *                          reads
+ *   misc bursts MS         a thread spins for MS ms while another runs
+ *                          ~100 us bursts of work with sleeps of 50-300 us
+ *                          in between: prints both thread ids and CPU
+ *                          times */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
@@ -227,6 +231,49 @@ static void *waiter_poll(void *arg) {
   return (void *)(uintptr_t)(x & 1);
 }
 
+/* waits: main's side of the turns, then the waiter is stopped. */
+static uint64_t hand_by_cond(long turns, uint64_t x) {
+  pthread_mutex_lock(&w_lock);
+  for (long i = 0; i < turns; i++) {
+    SPIN(200, x);
+    w_turn = 1;
+    pthread_cond_signal(&w_cond);
+    while (w_turn == 1)
+      pthread_cond_wait(&w_cond, &w_lock);
+  }
+  w_turn = -1;
+  pthread_cond_signal(&w_cond);
+  pthread_mutex_unlock(&w_lock);
+  return x;
+}
+
+static uint64_t hand_by_poll(long turns, uint64_t x) {
+  for (long i = 0; i < turns; i++) {
+    SPIN(200, x);
+    give_turn(0, 0);
+    take_turn(0);
+  }
+  give_turn(0, 1);
+  return x;
+}
+
+/* bursts: the bursting thread stops once the spinning one is done. */
+static volatile int b_stop;
+static int b_tid;
+static double b_cpu;
+
+static void *burster(void *arg) {
+  (void)arg;
+  uint64_t x = 5;
+  b_tid = (int)syscall(SYS_gettid);
+  while (!b_stop) {
+    SPIN(100000, x);
+    usleep(50 + (unsigned)(x >> 40) % 250); /* no fixed phase to the tick */
+  }
+  b_cpu = cpu_s();
+  return (void *)(uintptr_t)(x & 1);
+}
+
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "exit_holding_loader") == 0) {
@@ -364,35 +411,29 @@ int main(int argc, char **argv) {
     double seconds = atof(argc > 3 ? argv[3] : "300") / 1000;
     bool by_poll = argc > 4 && strcmp(argv[4], "poll") == 0;
     pthread_t t[2];
-    uint64_t x = 13;
     if (by_poll && (pipe(w_pipes[0]) != 0 || pipe(w_pipes[1]) != 0))
       return 1;
     pthread_create(&t[0], NULL, pingpong_alone, &seconds);
     pthread_create(&t[1], NULL, by_poll ? waiter_poll : waiter, NULL);
-    for (long i = 0; by_poll && i < turns; i++) {
-      SPIN(200, x);
-      give_turn(0, 0);
-      take_turn(0);
-    }
-    if (by_poll)
-      give_turn(0, 1);
-    pthread_mutex_lock(&w_lock);
-    for (long i = 0; !by_poll && i < turns; i++) {
-      SPIN(200, x);
-      w_turn = 1;
-      pthread_cond_signal(&w_cond);
-      while (w_turn == 1)
-        pthread_cond_wait(&w_cond, &w_lock);
-    }
-    w_turn = -1;
-    pthread_cond_signal(&w_cond);
-    pthread_mutex_unlock(&w_lock);
+    uint64_t x = by_poll ? hand_by_poll(turns, 13) : hand_by_cond(turns, 13);
     double main_cpu = cpu_s();
     for (int i = 0; i < 2; i++)
       pthread_join(t[i], NULL);
     printf("main=%d waiter=%d alone=%d cpu=%.1f,%.1f x=%d\n",
            (int)syscall(SYS_gettid), w_tid, pp_tid[2], main_cpu * 1000,
            w_cpu * 1000, (int)(x & 1));
+    return 0;
+  }
+  if (strcmp(mode, "bursts") == 0) {
+    pthread_t t;
+    pthread_create(&t, NULL, burster, NULL);
+    uint64_t x = spin_for(atof(argc > 2 ? argv[2] : "1000") / 1000, 1);
+    double spin_cpu = cpu_s();
+    b_stop = 1;
+    pthread_join(t, NULL);
+    printf("spinning=%d bursting=%d cpu=%.1f,%.1f x=%d\n",
+           (int)syscall(SYS_gettid), b_tid, spin_cpu * 1000, b_cpu * 1000,
+           (int)(x & 1));
     return 0;
   }
   if (strcmp(mode, "spin") == 0) {
