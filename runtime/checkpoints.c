@@ -159,7 +159,7 @@ static void wait_end(uintptr_t ra) {
     return slow_##NAME(CALLER_RA, COZ_UNPAREN ARGS);                           \
   }
 
-/* Their bodies are thread_lifecycle.c's. */
+/* Their bodies are thread_create.c's and thread_lifecycle.c's. */
 #define CREATE(RET, NAME, PARAMS, ARGS, ...) NO_WOKEN(NAME, __VA_ARGS__);
 #define EXIT(RET, NAME, PARAMS, ARGS, ...) NO_WOKEN(NAME, __VA_ARGS__);
 #define COZ_CHECKPOINT(ROLE, RET, NAME, PARAMS, ARGS, ...)                     \

@@ -1,5 +1,6 @@
 /* thread_lifecycle.h: what a thread's start and exit mean for the runtime
- * (thread_lifecycle.c); the slots themselves are thread_state.h's. */
+ * (thread_lifecycle.c); the slots themselves are thread_state.h's, the
+ * creating side thread_create.c's. */
 #ifndef COZ_THREAD_LIFECYCLE_H
 #define COZ_THREAD_LIFECYCLE_H
 
@@ -11,5 +12,15 @@
  * the runtime's initialisation; false if the thread state cannot be set
  * up. */
 bool coz_threads_init(void);
+
+struct coz_thread;
+/* Binds the slot t, reserved for the calling thread, and starts its
+ * sampler and call-path clocks; first thing in a new thread, before the
+ * user's function. Allocates nothing; not from signal handlers. */
+void coz_thread_begin(struct coz_thread *t);
+/* Ends the calling thread's registration: its owed delays, then its slot.
+ * However the thread ends (return, pthread_exit, cancellation: a key's
+ * destructor); safe to call twice. Not from signal handlers. */
+void coz_thread_end(void);
 
 #endif /* COZ_THREAD_LIFECYCLE_H */

@@ -65,7 +65,7 @@ static inline struct coz_thread *coz_thread_self_fast(void) {
 }
 
 /* The registry (threads.c) knows slots; what a thread's start and exit
- * mean for delays is thread_lifecycle.c's.
+ * mean for delays is thread_create.c's and thread_lifecycle.c's.
  *
  * Reserves a slot, with local_delay as its delay count, for a thread about
  * to be created or for the calling one. NULL if the runtime is off or out

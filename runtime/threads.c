@@ -9,7 +9,8 @@
  * existed before the runtime. The latter are found by tid from the signal
  * handler the first time it runs in them. What a thread's start and exit
  * do beyond its slot (delays, call paths, the exit's checkpoint) is
- * thread_lifecycle.c's: the registry calls nothing above it. */
+ * thread_create.c's and thread_lifecycle.c's: the registry calls nothing
+ * above it. */
 #include "runtime.h"
 #include "thread_state.h"
 #include "util.h"
