@@ -43,39 +43,17 @@ struct cp_thread {
   uint64_t last[CP_NRES];
   uint64_t io_acc[CP_NRES];
   uint64_t io_next[CP_NRES];
-  uint64_t rng;
-  bool first_done[CP_NRES];
+  struct cp_jitter jit;
   int csw_ring; /* cp_ring.c slot, -1 when none */
 };
 
 static CP_TLS struct cp_thread self;
-_Atomic bool cp_active;
 _Atomic int cp_live_threads;
 static pid_t cp_pid;
 static pthread_key_t cp_key;
-static int cp_signal;
-static bool cp_ready; /* configured by preinit */
-
-static uint64_t rng_next(struct cp_thread *t) {
-  if (!t->rng)
-    t->rng = 0x9e3779b97f4a7c15ull;
-  return coz_xorshift64s(&t->rng);
-}
-
-static uint64_t jittered(struct cp_thread *t, enum cp_resource r) {
-  uint64_t p = cp_config.period[r];
-  if (!t->first_done[r]) {
-    t->first_done[r] = true;
-    return 1 + rng_next(t) % p; /* random phase in (0, P] */
-  }
-  uint64_t half = p / 2;
-  return half + rng_next(t) % (p ? p : 1) + (p == 1); /* [P/2, 3P/2) */
-}
-
-uint64_t cp_next_period(enum cp_resource r) { return jittered(&self, r); }
 
 static void arm_cpu_timer(struct cp_thread *t) {
-  uint64_t ns = jittered(t, CP_CPU);
+  uint64_t ns = cp_jittered(&t->jit, CP_CPU);
   struct itimerspec its = {
       {0, 0}, {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)}};
   timer_settime(t->cpu_timer, 0, &its, NULL);
@@ -90,7 +68,7 @@ static uint64_t counter_value(int fd) {
 }
 
 static void rearm_counter(struct cp_thread *t, enum cp_resource r) {
-  uint64_t period = jittered(t, r);
+  uint64_t period = cp_jittered(&t->jit, r);
   ioctl(t->fd[r], PERF_EVENT_IOC_PERIOD, &period);
   ioctl(t->fd[r], PERF_EVENT_IOC_REFRESH, 1);
 }
@@ -204,9 +182,9 @@ void coz_callpath_thread_start(void) {
   if (!atomic_load(&cp_active) || t->armed)
     return;
   pid_t tid = (pid_t)syscall(SYS_gettid);
-  t->rng = ((uint64_t)tid << 32) ^
-           (uint64_t)coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID) ^
-           (uint64_t)(uintptr_t)t;
+  t->jit.rng = ((uint64_t)tid << 32) ^
+               (uint64_t)coz_cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID) ^
+               (uint64_t)(uintptr_t)t;
   for (int r = 0; r < CP_NRES; r++)
     t->fd[r] = -1;
   t->armed = true;
@@ -214,7 +192,7 @@ void coz_callpath_thread_start(void) {
   atomic_fetch_add(&cp_live_threads, 1);
   /* CPU time: perf's task clock (an hrtimer, so samples come at the
    * period, not only at scheduler ticks), else a POSIX CPU-time timer. */
-  cp_wall_thread_start();
+  cp_wall_thread_start(coz_xorshift64s(&t->jit.rng));
   if ((cp_config.enabled[CP_CPU] || cp_config.enabled[CP_WALL]) &&
       !start_counter(t, CP_CPU, PERF_COUNT_SW_TASK_CLOCK)) {
     struct sigevent sev;
@@ -269,11 +247,6 @@ void coz_callpath_thread_start(void) {
   pthread_setspecific(cp_key, t);
 }
 
-void coz_callpath_mask_signal(sigset_t *mask) {
-  if (cp_ready)
-    sigaddset(mask, cp_signal);
-}
-
 _Atomic bool coz_callpath_bytes;
 
 void coz_callpath_io_bytes(bool written, uint64_t n, uintptr_t caller_ra) {
@@ -293,13 +266,13 @@ void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra) {
    * sample still make the fractions smaller rather than vanish. */
   atomic_fetch_add_explicit(&cp_total_weight[r], n, memory_order_relaxed);
   if (t->io_next[r] == 0)
-    t->io_next[r] = jittered(t, r);
+    t->io_next[r] = cp_jittered(&t->jit, r);
   t->io_acc[r] += n;
   if (t->io_acc[r] < t->io_next[r])
     return;
   uint64_t w = t->io_acc[r];
   t->io_acc[r] = 0;
-  t->io_next[r] = jittered(t, r);
+  t->io_next[r] = cp_jittered(&t->jit, r);
   struct cp_stack st;
   cp_capture_here(&st, caller_ra);
   atomic_fetch_add_explicit(&cp_total_samples[r], 1, memory_order_relaxed);

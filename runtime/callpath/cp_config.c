@@ -1,5 +1,9 @@
-/* cp_config.c: COZ_CALLPATH=resource[:period],... and the resource table. */
+/* cp_config.c: COZ_CALLPATH=resource[:period],..., the resource table,
+ * the periods drawn from it, and the state the clocks (cp_clocks.c,
+ * cp_wall.c) and the program's signal calls (signal_guard.c) share. */
+#include "callpath.h"
 #include "cp_internal.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +25,27 @@ const struct cp_resource_info cp_resources[CP_NRES] = {
 };
 
 struct cp_config cp_config;
+_Atomic bool cp_active;
+int cp_signal;
+bool cp_ready;
+
+uint64_t cp_jittered(struct cp_jitter *j, enum cp_resource r) {
+  if (!j->rng)
+    j->rng = 0x9e3779b97f4a7c15ull;
+  uint64_t p = cp_config.period[r];
+  if (!j->first_done[r]) {
+    j->first_done[r] = true;
+    return 1 + coz_xorshift64s(&j->rng) % p; /* random phase in (0, P] */
+  }
+  uint64_t half = p / 2;
+  return half + coz_xorshift64s(&j->rng) % (p ? p : 1) +
+         (p == 1); /* [P/2, 3P/2) */
+}
+
+void coz_callpath_mask_signal(sigset_t *mask) {
+  if (cp_ready)
+    sigaddset(mask, cp_signal);
+}
 
 static void bad(const char *what, const char *item, size_t len) {
   char line[512];

@@ -43,13 +43,28 @@ struct cp_config {
   char output[4096];
 };
 extern struct cp_config cp_config;
+/* True while the clocks run (set after start-up, cleared at exit and in
+ * fork children). */
 extern _Atomic bool cp_active;
+/* The call-path signal, and whether it is set up (both written once by
+ * preinit, before any thread but the main one exists). */
+extern int cp_signal;
+extern bool cp_ready;
 /* Application threads with clocks; the periodic writer leaves at 0, so a
  * main that ends with pthread_exit still ends the process. */
 extern _Atomic int cp_live_threads;
 
 /* Parses "res[:period],..."; false with one line on stderr when bad. */
 bool cp_parse_spec(const char *spec, struct cp_config *out);
+
+/* A clock's jittered periods, one draw state per thread and clock. */
+struct cp_jitter {
+  uint64_t rng;
+  bool first_done[CP_NRES];
+};
+/* The units to resource r's next sample: the first in (0, P], a random
+ * phase, then [P/2, 3P/2). Async-signal-safe; j is the caller's own. */
+uint64_t cp_jittered(struct cp_jitter *j, enum cp_resource r);
 
 /* ---- stack capture (cp_stack.c) ---- */
 enum { CP_MAX_DEPTH = 80 };
@@ -94,13 +109,13 @@ extern _Atomic uint64_t cp_dropped_samples[CP_NRES];
 void cp_record(enum cp_resource r, const struct cp_stack *st, uint64_t weight);
 
 /* ---- per-thread state (cp_clocks.c) ---- */
-uint64_t cp_next_period(enum cp_resource r);
 /* n units of a counted resource (bytes) consumed by a call whose return
  * address into the program is caller_ra. */
 void cp_io_bytes(enum cp_resource r, uint64_t n, uintptr_t caller_ra);
 
 /* ---- wall-clock time (cp_wall.c) ---- */
-void cp_wall_thread_start(void);
+/* seed: the thread's draws for its wall deadlines. */
+void cp_wall_thread_start(uint64_t seed);
 void cp_wall_thread_stop(void);
 /* The CPU clock's sample should take the stack for wall time. */
 bool cp_wall_wants_stack(void);

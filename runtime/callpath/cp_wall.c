@@ -34,6 +34,7 @@ struct wall_state {
   struct cp_stack last;
   uint64_t prev; /* the previous deadline (or the start) */
   uint64_t next; /* the next deadline */
+  struct cp_jitter jit;
 };
 static CP_TLS struct wall_state wall;
 
@@ -45,12 +46,13 @@ static uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-void cp_wall_thread_start(void) {
+void cp_wall_thread_start(uint64_t seed) {
   if (!cp_config.enabled[CP_WALL])
     return;
+  wall.jit = (struct cp_jitter){.rng = seed};
   uint64_t now = now_ns();
   wall.prev = now;
-  wall.next = now + cp_next_period(CP_WALL);
+  wall.next = now + cp_jittered(&wall.jit, CP_WALL);
   wall.armed = true;
 }
 
@@ -66,9 +68,9 @@ static uint64_t take_deadlines(uint64_t now) {
   /* After a very long wait, skip ahead rather than draw every deadline:
    * the weight is the same, the phase stays random. */
   if (now - last > 1000 * period)
-    last = now - cp_next_period(CP_WALL) / 2;
+    last = now - cp_jittered(&wall.jit, CP_WALL) / 2;
   for (;;) {
-    uint64_t step = cp_next_period(CP_WALL);
+    uint64_t step = cp_jittered(&wall.jit, CP_WALL);
     if (last + step > now) {
       wall.next = last + step;
       break;
