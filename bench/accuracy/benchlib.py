@@ -202,14 +202,21 @@ def loadavg() -> float:
 
 
 def machine_summary() -> str:
-    cpu = "unknown CPU"
+    """The CPU, with its family and model: a VM's model name ("AMD EPYC")
+    hides the host's generation, and generations differ in what an atomic
+    instruction costs (docs/results.md, "Re-measured 2026-11-29")."""
+    fields = {}
     try:
         for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
+            if not line.strip():
+                break  # the first processor's block is enough
     except OSError:
         pass
+    cpu = fields.get("model name", "unknown CPU")
+    if "cpu family" in fields and "model" in fields:
+        cpu += f" (family {fields['cpu family']} model {fields['model']})"
     load = open("/proc/loadavg").read().split()[:3]
     return (f"{cpu}, {os.cpu_count()} CPUs, load average "
             f"{' '.join(load)}, kernel {os.uname().release}")
