@@ -16,7 +16,8 @@ bool coz_threads_init(void);
 struct coz_thread;
 /* Binds the slot t, reserved for the calling thread, and starts its
  * sampler and call-path clocks; first thing in a new thread, before the
- * user's function. Allocates nothing; not from signal handlers. */
+ * user's function. Opens and maps the sampler's events; not from signal
+ * handlers. */
 void coz_thread_begin(struct coz_thread *t);
 /* Ends the calling thread's registration: its owed delays, then its slot.
  * However the thread ends (return, pthread_exit, cancellation: a key's
