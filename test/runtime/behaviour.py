@@ -393,10 +393,10 @@ def test_sample_weights():
     speedup 0 (a pause's CPU time is no part of a gap). Each sampler weighs
     a sample by a mean over all threads (sampler.c, perf_weight;
     sampler_timer.c), so the two threads' sum is within 10% of their CPU
-    time while each alone may miss: the bursting thread's samples weighed
-    x0.86-0.93 of its CPU time and the spinning thread's x1.03-1.05
-    (2026-11-29; under perf the bursting thread's kernel time has samples
-    of its own, which this figure leaves out). Each within 30%."""
+    time while each alone may miss (the figures of five runs are in
+    docs/results.md; under perf the bursting thread's kernel time has
+    samples of its own, which its CPU figure leaves out). Each within
+    30%."""
     ok = True
     for sampler in ("perf", "timer"):
         p, _, m = profiled_misc(
