@@ -50,14 +50,16 @@ def overhead(doc):
            f"{doc.get('period_us') or bl.DEFAULT_PERIOD_US} us.", ""]
     if "wall" in doc:
         out += ["| program | plain (s) | coz-cc, COZ_OFF=1 | coz-cc, speedups 0 "
-                "(no delays) | coz-cc, profiling on |",
-                "|---|---|---|---|---|"]
+                "(no delays) | coz-cc, profiling on | plain with an idle "
+                "thread |",
+                "|---|---|---|---|---|---|"]
         for r in doc["wall"]:
-            samp = r.get("sampling_ratio")
+            samp, floor = r.get("sampling_ratio"), r.get("floor_ratio")
             out.append(f"| {r['program']} | {r['plain_s']:.3f} | "
                        f"{r['off_ratio']:.3f} | "
                        f"{'n/a' if samp is None else f'{samp:.3f}'} | "
-                       f"{r['on_ratio']:.3f} |")
+                       f"{r['on_ratio']:.3f} | "
+                       f"{'-' if floor is None else f'{floor:.3f}'} |")
         samp = doc.get("mean_sampling_overhead")
         out += ["", f"Mean overhead: profiling off "
                 f"{100 * doc['mean_off_overhead']:+.1f}%, speedups 0 "

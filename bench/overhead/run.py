@@ -8,7 +8,10 @@
    coz-cc with profiling on), the median over rounds of each variant's
    time divided by the plain build's time in the same round. The delays a
    virtual speedup inserts are its method, not a cost of the machinery, so
-   the third column tells the two apart.
+   the third column tells the two apart. The CPU-bound programs, which
+   run one thread, have a fifth: the plain build with one idle thread
+   (programs/idle_thread.c, `floor`), what any profiler's own thread costs
+   them through glibc's multi-thread paths.
 2. The cost of one progress-point visit in ns, 1 and 2 threads (a tight
    loop with COZ_PROGRESS_NAMED vs the same loop without it, both built with
    coz-cc; and, for reference, one shared atomic counter, the cache-line
@@ -43,24 +46,28 @@ GEN_PROGRAM = bl.REPO / "bench" / "startup" / "gen_program.py"
 
 
 class Program:
-    def __init__(self, name, plain, coz, env, coz022=None):
+    def __init__(self, name, plain, coz, env, coz022=None, floor=None):
         self.name, self.plain, self.coz, self.env = name, plain, coz, env
         self.coz022 = coz022  # the build for Coz 0.2.2, with --coz022
+        self.floor = floor  # plain with an idle thread (one-thread programs)
 
 
 def build_cpu(tc, src: Path, flavour, out: Path, defines=()):
     out.mkdir(parents=True, exist_ok=True)
     exe = out / (src.stem + "".join(d.replace("-D", "_").lower()
                                     for d in defines))
-    werror = ["-Werror"]
-    if flavour == "plain":
+    werror, extra = ["-Werror"], []
+    if flavour == "floor":
+        exe = exe.with_name(exe.name + "_floor")
+        extra = [str(HERE / "programs" / "idle_thread.c")]
+    if flavour in ("plain", "floor"):
         cmd = [tc.cc, "-I", str(bl.REPO / "include"), "-pthread"]
     elif flavour == "coz022":  # Debian's coz.h
         cmd, werror = [tc.cc, *bl.COZ022_FLAGS], []
     else:
         cmd = [str(tc.coz_cc)]
     bl.run(cmd + ["-O2", "-g", "-std=c11", "-Wall", "-Wextra", *werror,
-                  *defines, str(src), "-o", str(exe)])
+                  *defines, str(src), *extra, "-o", str(exe)])
     return exe
 
 
@@ -77,6 +84,8 @@ def wall_ratios(programs, runs, scratch: Path):
         order = ["plain", "off", "sampling", "on"]
         if prog.coz022:
             order.append("coz022")
+        if prog.floor:
+            order.append("floor")
         times = {b: [] for b in order}
         for r in range(runs):
             k = r % len(order)
@@ -87,7 +96,8 @@ def wall_ratios(programs, runs, scratch: Path):
                         wrap=("coz", "run", "-o", str(scratch / "c.coz"),
                               "---"))[0])
                     continue
-                exe = prog.plain if build == "plain" else prog.coz
+                exe = {"plain": prog.plain, "floor": prog.floor}.get(
+                    build, prog.coz)
                 env = dict(prog.env)
                 if build == "off":
                     env["COZ_OFF"] = "1"
@@ -107,11 +117,13 @@ def wall_ratios(programs, runs, scratch: Path):
                      "off_ratio": ratio["off"],
                      "sampling_ratio": ratio["sampling"],
                      "on_ratio": ratio["on"],
-                     "coz022_ratio": ratio.get("coz022")})
+                     "coz022_ratio": ratio.get("coz022"),
+                     "floor_ratio": ratio.get("floor")})
         print(f"{prog.name:<20} plain {rows[-1]['plain_s']:7.3f}s  "
               f"off x{ratio['off']:.3f}  sampling x{ratio['sampling']:.3f}  "
               f"on x{ratio['on']:.3f}"
-              + (f"  Coz 0.2.2 x{ratio['coz022']:.3f}" if prog.coz022 else ""),
+              + (f"  Coz 0.2.2 x{ratio['coz022']:.3f}" if prog.coz022 else "")
+              + (f"  idle thread x{ratio['floor']:.3f}" if prog.floor else ""),
               flush=True)
     return rows
 
@@ -275,7 +287,8 @@ def main():
                 path.stem, build_cpu(tc, path, "plain", work / "plain"),
                 build_cpu(tc, path, "coz", work / "coz"), env,
                 build_cpu(tc, path, "coz022", work / "coz022")
-                if args.coz022 else None))
+                if args.coz022 else None,
+                build_cpu(tc, path, "floor", work / "plain")))
         with tempfile.TemporaryDirectory() as scratch:
             rows = wall_ratios(programs, args.runs, Path(scratch))
         result["wall"] = rows
