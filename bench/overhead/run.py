@@ -9,7 +9,7 @@
    time divided by the plain build's time in the same round. The delays a
    virtual speedup inserts are its method, not a cost of the machinery, so
    the third column tells the two apart. The CPU-bound programs, which
-   run one thread, have a fifth: the plain build with one idle thread
+   run one thread, have one more: the plain build with one idle thread
    (programs/idle_thread.c, `floor`), what any profiler's own thread costs
    them through glibc's multi-thread paths.
 2. The cost of one progress-point visit in ns, 1 and 2 threads (a tight
