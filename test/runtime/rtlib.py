@@ -207,10 +207,10 @@ def report(name, got, want, tol, vals=None):
     return ok
 
 
-def actual_pairs(prog, args):
+def actual_pairs(prog, args, env=None):
     """One unprofiled run: 1 - t_changed/t_full for each pair of alternating
     blocks (full, changed) the program measured itself; fails on none."""
-    out, _, _ = run(prog, args, profiled=False)
+    out, _, _ = run(prog, args, env, profiled=False)
     vals = [1 - float(m.group(2)) / float(m.group(1))
             for m in re.finditer(r"pair=([0-9.]+),([0-9.]+)", out)]
     if not vals:

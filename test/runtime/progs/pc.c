@@ -25,14 +25,16 @@
  * becomes superlinear in a way no virtual speedup reproduces. */
 #define WORK_PRODUCER 100000
 #define WORK_CONSUMER 50000
-#define QSIZE 8
+/* The queue's length: 8, or PC_QSIZE (at most QSIZE_MAX). */
+#define QSIZE_MAX 64
 
 enum mode { MUTEX, SEM, C11 };
 static enum mode mode;
 static long items, block;
 static int actual;
 
-static long queue[QSIZE];
+static unsigned qsize = 8;
+static long queue[QSIZE_MAX];
 static unsigned head, tail, count;
 static pthread_mutex_t pm = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t p_not_full = PTHREAD_COND_INITIALIZER;
@@ -45,23 +47,23 @@ static void put(long v) {
   switch (mode) {
   case MUTEX:
     pthread_mutex_lock(&pm);
-    while (count == QSIZE)
+    while (count == qsize)
       pthread_cond_wait(&p_not_full, &pm);
-    queue[tail++ % QSIZE] = v;
+    queue[tail++ % qsize] = v;
     count++;
     pthread_cond_signal(&p_not_empty);
     pthread_mutex_unlock(&pm);
     break;
   case SEM:
     sem_wait(&s_free);
-    queue[tail++ % QSIZE] = v;
+    queue[tail++ % qsize] = v;
     sem_post(&s_full);
     break;
   case C11:
     mtx_lock(&cm);
-    while (count == QSIZE)
+    while (count == qsize)
       cnd_wait(&c_not_full, &cm);
-    queue[tail++ % QSIZE] = v;
+    queue[tail++ % qsize] = v;
     count++;
     cnd_signal(&c_not_empty);
     mtx_unlock(&cm);
@@ -76,21 +78,21 @@ static long get(void) {
     pthread_mutex_lock(&pm);
     while (count == 0)
       pthread_cond_wait(&p_not_empty, &pm);
-    v = queue[head++ % QSIZE];
+    v = queue[head++ % qsize];
     count--;
     pthread_cond_signal(&p_not_full);
     pthread_mutex_unlock(&pm);
     break;
   case SEM:
     sem_wait(&s_full);
-    v = queue[head++ % QSIZE];
+    v = queue[head++ % qsize];
     sem_post(&s_free);
     break;
   case C11:
     mtx_lock(&cm);
     while (count == 0)
       cnd_wait(&c_not_empty, &cm);
-    v = queue[head++ % QSIZE];
+    v = queue[head++ % qsize];
     count--;
     cnd_signal(&c_not_full);
     mtx_unlock(&cm);
@@ -144,7 +146,15 @@ int main(int argc, char **argv) {
   items = atol(argv[2]);
   actual = argc > 4 && strcmp(argv[3], "actual") == 0;
   block = actual ? atol(argv[4]) : 1;
-  sem_init(&s_free, 0, QSIZE);
+  const char *q = getenv("PC_QSIZE");
+  if (q) {
+    qsize = (unsigned)atoi(q);
+    if (qsize < 1 || qsize > QSIZE_MAX) {
+      fprintf(stderr, "pc: PC_QSIZE must be 1 to %d\n", QSIZE_MAX);
+      return 2;
+    }
+  }
+  sem_init(&s_free, 0, qsize);
   sem_init(&s_full, 0, 0);
   mtx_init(&cm, mtx_plain);
   cnd_init(&c_not_full);
