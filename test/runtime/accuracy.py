@@ -110,10 +110,9 @@ CONSUMER_TOLERANCE = 0.03
 # speedup of the producer pauses the consumer ~1 ms at a time, more than
 # the 0.8 ms of work that 8 items of queue hold: the producer then stalls
 # for real and the prediction comes out low (docs/results.md, "The
-# timer's chunks are a tick": 2.3-3.5 pp under the actual effect in four
-# runs on an Intel host, one a CI failure; 16 items: 0.1-1.3 pp over it
-# in five, 2026-11-29). The timer's checks give the queue room for a
-# tick's pause; perf's samples weigh 1 ms and keep the short queue.
+# timer's chunks are a tick", has the runs with 8 and 16 items). The
+# timer's checks give the queue room for a tick's pause; perf's samples
+# weigh 1 ms and keep the short queue.
 TIMER_QUEUE = {"PC_QSIZE": "16"}
 
 

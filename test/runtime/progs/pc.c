@@ -6,7 +6,8 @@
  *   pc MODE ITEMS                        profiled run
  *   pc MODE ITEMS actual BLOCK           unprofiled: blocks of BLOCK items
  *                                        alternate full producer work and
- *                                        75% of it; prints pair=<full>,<cut> */
+ *                                        75% of it; prints pair=<full>,<cut>
+ * The queue holds 8 items, or PC_QSIZE (1 to QSIZE_MAX). */
 #include "spin.h"
 #include <coz.h>
 #include <pthread.h>
@@ -25,7 +26,6 @@
  * becomes superlinear in a way no virtual speedup reproduces. */
 #define WORK_PRODUCER 100000
 #define WORK_CONSUMER 50000
-/* The queue's length: 8, or PC_QSIZE (at most QSIZE_MAX). */
 #define QSIZE_MAX 64
 
 enum mode { MUTEX, SEM, C11 };
