@@ -11,6 +11,7 @@
  * fork: the child stops profiling cleanly (documented in docs/design.md):
  * its copies of the parent's perf events are closed and the checkpoints
  * become pass-throughs. A program the child then execs profiles itself. */
+#include "checkpoints.h"
 #include "config.h"
 #include "experiment.h"
 #include "linemap/linemap.h"
@@ -33,6 +34,11 @@
 #include <unistd.h>
 
 _Atomic bool coz_active;
+/* Off, the pass's call sites call the real functions (checkpoints.h). */
+static void set_active(bool on) {
+  atomic_store(&coz_active, on);
+  coz_checkpoints_bypass(!on);
+}
 _Atomic bool coz_profiler_started;
 struct sigaction coz_previous_action;
 
@@ -44,13 +50,13 @@ static void on_exit_handler(void) {
   if (!atomic_load(&coz_active) || getpid() != atomic_load(&init_pid))
     return;
   coz_profiler_shutdown();
-  atomic_store(&coz_active, false);
+  set_active(false);
 }
 
 static void in_fork_child(void) {
   if (!atomic_load(&coz_active))
     return;
-  atomic_store(&coz_active, false);
+  set_active(false);
   coz_threads_forget_all();
 }
 
@@ -69,21 +75,19 @@ void coz_init_env(char **envp) {
   if (!atomic_compare_exchange_strong(&init_state, &expected, INIT_RUNNING))
     return; /* done, or running in this very thread's call chain */
   coz_real_resolve();
-  if (!coz_config_load(envp) || coz_config.OFF) {
-    atomic_store(&init_state, INIT_DONE);
-    return;
-  }
-  if (!coz_output_prepare(coz_config_given.OUTPUT) || !coz_sampler_init() ||
+  if (!coz_config_load(envp) || coz_config.OFF ||
+      !coz_output_prepare(coz_config_given.OUTPUT) || !coz_sampler_init() ||
       !install_handler()) {
+    set_active(false);
     atomic_store(&init_state, INIT_DONE);
     return;
   }
   atomic_store(&init_pid, getpid());
   coz_executable_path(); /* while the main thread is alive to resolve it */
   coz_record_startup();
-  atomic_store(&coz_active, true);
+  set_active(true);
   if (!coz_threads_init()) {
-    atomic_store(&coz_active, false);
+    set_active(false);
     coz_log_notice("cannot set up thread state; profiling is off");
   } else {
     /* Registered first, so it runs last: after the program's handlers. */
