@@ -66,8 +66,8 @@ COZ_ABI_ASSERT(sizeof(struct coz_point_desc) == 32, "coz_point_desc is 32 B");
 
 /* The direct table: one function pointer per row of checkpoints.def, in
  * its order. A WAKE or BLOCK row holds the real function while its
- * checkpoint has nothing to do (the runtime does not profile: COZ_OFF=1,
- * after exit, in a fork child), otherwise NULL. Each direct call of such a
+ * checkpoint has nothing to do (the runtime does not profile, or the
+ * program has one thread), otherwise NULL. Each direct call of such a
  * function that the pass rewrites loads its row and calls the function
  * itself when set, its checkpoint __coz_NAME when NULL. The executable's
  * own NAME is the runtime's interposer, so only a pointer reaches libc's

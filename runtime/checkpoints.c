@@ -22,28 +22,6 @@
 
 #define ACTIVE() atomic_load_explicit(&coz_active, memory_order_relaxed)
 
-COZ_EXPORT struct coz_real_fns __coz_direct;
-
-/* A row still NULL (a function not resolved) sends its calls through the
- * checkpoint, which resolves it. */
-void coz_checkpoints_bypass(bool bypass) {
-#define DIRECT(NAME)                                                           \
-  __atomic_store_n(&__coz_direct.NAME, bypass ? coz_real.NAME : NULL,          \
-                   __ATOMIC_RELAXED);
-#define WAKE DIRECT
-#define BLOCK DIRECT
-#define CREATE(NAME)
-#define EXIT(NAME)
-#define COZ_CHECKPOINT(ROLE, RET, NAME, ...) ROLE(NAME)
-#include "checkpoints.def"
-#undef COZ_CHECKPOINT
-#undef EXIT
-#undef CREATE
-#undef BLOCK
-#undef WAKE
-#undef DIRECT
-}
-
 void coz_checkpoint_drain(struct coz_thread *t) {
   int saved_errno = errno;
   coz_process_now(t);

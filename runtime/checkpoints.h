@@ -43,11 +43,6 @@
 /* The calling thread is about to exit: execute owed delays (Table 1). */
 void coz_checkpoint_exit_thread(void);
 
-/* Whether the pass's call sites bypass the WAKE and BLOCK checkpoints
- * (abi.h, COZ_DIRECT_SYMBOL: the real function in each row): while the
- * runtime does not profile. Any thread. */
-void coz_checkpoints_bypass(bool bypass);
-
 /* The blocking rules of §3.4.1 as two inline steps, for every family of
  * checkpoints (this table, the I/O calls). Both cost a few loads when the
  * thread owes nothing, so an uncontended lock stays cheap. */

@@ -17,6 +17,7 @@
 #include "delays.h"
 #include "exit_message.h"
 #include "linemap/linemap.h"
+#include "profiler_host.h"
 #include "progress.h"
 #include "records.h"
 #include "runtime.h"
@@ -100,13 +101,40 @@ static bool should_stop(void) {
   return atomic_load(&stop_requested) || coz_threads_live() <= 0;
 }
 
-/* Sleeps until deadline (monotonic ns) or an early wake-up request. */
+/* Modules whose files are in the line map's default scope. */
+static size_t modules_in_scope;
+
+/* Modules registered since (dlopen'ed libraries built with the pass) widen
+ * the default scope; then read objects loaded since. Both are cheap when
+ * nothing changed. */
+static void refresh_scope(void) {
+  if (coz_progress_modules() > modules_in_scope) {
+    size_t n_new = 0;
+    const char **files = coz_progress_files(modules_in_scope, &n_new);
+    modules_in_scope = coz_progress_modules();
+    if (files && n_new)
+      coz_linemap_add_default_files(files, n_new);
+    free(files);
+  }
+  coz_linemap_refresh();
+  coz_unwind_refresh(); /* the objects CFI unwinding reads */
+}
+
+/* Sleeps until deadline (monotonic ns) or an early wake-up request; in
+ * the program's thread (profiler_host.h), until a sample after it. There
+ * the profiler also runs when a library built with the pass registers,
+ * whose lines it reads at once: until they are in scope, no sample in
+ * them can run the profiler. */
 static void sleep_until(uint64_t deadline) {
   while (!should_stop()) {
     uint64_t now = coz_now_ns();
     if (now >= deadline)
       return;
-    wait_for_poke(atomic_load(&wake_word), deadline - now);
+    if (!coz_host_yield(deadline))
+      wait_for_poke(atomic_load(&wake_word), deadline - now);
+    else if (coz_progress_modules() > modules_in_scope &&
+             !read_objects(refresh_scope))
+      return;
   }
 }
 
@@ -165,8 +193,6 @@ static struct coz_line *wait_for_line(void) {
   return line;
 }
 
-/* Modules whose files are in the line map's default scope. */
-static size_t modules_in_scope;
 
 static bool build_scope(void) {
   size_t n_files = 0;
@@ -239,21 +265,6 @@ static void observe_until(uint64_t deadline, size_t n, double *in_flight_sum,
   }
 }
 
-/* Modules registered since (dlopen'ed libraries built with the pass) widen
- * the default scope; then read objects loaded since. Both are cheap when
- * nothing changed. */
-static void refresh_scope(void) {
-  if (coz_progress_modules() > modules_in_scope) {
-    size_t n_new = 0;
-    const char **files = coz_progress_files(modules_in_scope, &n_new);
-    modules_in_scope = coz_progress_modules();
-    if (files && n_new)
-      coz_linemap_add_default_files(files, n_new);
-    free(files);
-  }
-  coz_linemap_refresh();
-  coz_unwind_refresh(); /* the objects CFI unwinding reads */
-}
 
 /* The points' readings around one experiment, grown with the points. */
 struct readings {
@@ -310,6 +321,11 @@ static uint64_t adapt_length(uint64_t length_ns, uint64_t min_visits) {
  * `primary` measures for the allocation; writes its record. */
 static void run_one(struct coz_line *line, int speedup, size_t n,
                     size_t primary, uint64_t *length_ns, struct readings *rd) {
+  /* Every point registered by now is read at the start: one merged after
+   * it (below) was registered after it, with no visit before. */
+  size_t n_start = n, n_now = coz_progress_refresh();
+  if (n_now > n && readings_fit(rd, n_now))
+    n = n_now;
   for (size_t i = 0; i < n; i++) {
     rd->in_flight_sum[i] = 0;
     rd->start[i] = coz_progress_read(i);
@@ -332,6 +348,16 @@ static void run_one(struct coz_line *line, int speedup, size_t n,
   uint64_t inserted = coz_delay_global() - g0;
   for (size_t i = 0; i < n; i++)
     rd->end[i] = coz_progress_read(i);
+  /* Points first reached meanwhile (a marker's slow path registers at its
+   * first visit; the run's only experiment with COZ_END_TO_END may start
+   * before it) had no visit at the start. */
+  n_now = coz_progress_refresh();
+  if (n_now > n && readings_fit(rd, n_now))
+    for (; n < n_now; n++) {
+      rd->start[n] = (struct coz_point_reading){0, 0};
+      rd->in_flight_sum[n] = 0;
+      rd->end[n] = coz_progress_read(n);
+    }
   char name[COZ_LINE_NAME_MAX];
   coz_line_name(line, name, sizeof name);
   const struct coz_line_range *range = atomic_load(&coz_exp_range);
@@ -355,7 +381,7 @@ static void run_one(struct coz_line *line, int speedup, size_t n,
     return;
   uint64_t min_visits = coz_record_experiment(&r);
   coz_exit_message_count(line);
-  if (n > 0)
+  if (n_start > 0) /* primary was chosen among the points at the start */
     coz_alloc_record(line, speedup, (double)r.duration_ns,
                      rd->end[primary].visits - rd->start[primary].visits);
   if (!coz_config.END_TO_END)
@@ -429,6 +455,7 @@ void coz_profiler_shutdown(void) {
   atomic_store(&stop_requested, true);
   coz_linemap_cancel();
   coz_profiler_poke();
+  coz_host_finish(); /* in the program's thread: it ends here and now */
   /* The phases' comment says why these waits and these bounds. */
   bool with_lines = !phase_move(PHASE_NONE, PHASE_CLOSED);
   if (with_lines) {

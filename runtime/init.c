@@ -11,12 +11,13 @@
  * fork: the child stops profiling cleanly (documented in docs/design.md):
  * its copies of the parent's perf events are closed and the checkpoints
  * become pass-throughs. A program the child then execs profiles itself. */
-#include "checkpoints.h"
 #include "config.h"
+#include "direct_calls.h"
 #include "experiment.h"
 #include "linemap/linemap.h"
 #include "linemap/loaded.h"
 #include "output.h"
+#include "profiler_host.h"
 #include "progress.h"
 #include "real.h"
 #include "records.h"
@@ -34,10 +35,10 @@
 #include <unistd.h>
 
 _Atomic bool coz_active;
-/* Off, the pass's call sites call the real functions (checkpoints.h). */
+/* Off, the pass's call sites call the real functions (direct_calls.h). */
 static void set_active(bool on) {
   atomic_store(&coz_active, on);
-  coz_checkpoints_bypass(!on);
+  coz_direct_calls(!on);
 }
 _Atomic bool coz_profiler_started;
 struct sigaction coz_previous_action;
@@ -108,23 +109,8 @@ void coz_start_profiler_thread(void) {
   /* Files the profiler thread reads, opened before main (fd_floor.h). */
   coz_output_preopen();
   coz_linemap_preopen(coz_progress_object_has_module, NULL);
-  /* Signals for samples go to the threads sampled, never to this one. */
-  sigset_t all, old;
-  sigfillset(&all);
-  coz_real_sigmask(SIG_BLOCK, &all, &old);
-  pthread_t th;
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  int r = COZ_REAL(pthread_create)(&th, &attr, coz_profiler_main, NULL);
-  pthread_attr_destroy(&attr);
-  coz_real_sigmask(SIG_SETMASK, &old, NULL);
-  if (r != 0) {
+  if (!coz_host_start(coz_profiler_main))
     atomic_store(&coz_profiler_started, false);
-    coz_log_notice("cannot start the profiler thread (%s); no experiments "
-                   "will run",
-                   strerror(r));
-  }
 }
 
 void coz_init(void) { coz_init_env(environ); }

@@ -2,6 +2,7 @@
  * progress points (see progress.h). */
 #include "progress.h"
 #include "abi.h"
+#include "profiler_host.h"
 #include "util.h"
 
 #include <stdatomic.h>
@@ -26,6 +27,7 @@ COZ_EXPORT void __coz_register_module(const struct coz_module_desc *desc) {
     return;
   }
   atomic_store_explicit(&modules[i], desc, memory_order_release);
+  coz_host_scope_grew();
 }
 
 bool coz_progress_object_has_module(uintptr_t lo, uintptr_t hi, void *arg) {

@@ -27,7 +27,49 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
+
+/* coz_signal_handled's set: bit sig - 1 for each signal with a handler. */
+static _Atomic uint64_t handled;
+static _Atomic bool nodefer_seen;
+
+static void note_action(int sig, const struct sigaction *act) {
+  if (sig < 1 || sig > 64 || sig == COZ_SAMPLE_SIGNAL || !act)
+    return;
+  uint64_t bit = 1ull << (sig - 1);
+  if (act->sa_handler == SIG_DFL || act->sa_handler == SIG_IGN) {
+    atomic_fetch_and(&handled, ~bit);
+    return;
+  }
+  /* A fault's signal comes from the instruction that faulted: in the
+   * program's code, not in libc's allocator (AddressSanitizer's handlers
+   * for them are SA_NODEFER). Any other may arrive anywhere. */
+  bool fault = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+               sig == SIGILL || sig == SIGTRAP || sig == SIGSYS;
+  if ((act->sa_flags & SA_NODEFER) && !fault)
+    atomic_store(&nodefer_seen, true);
+  atomic_fetch_or(&handled, bit);
+}
+
+uint64_t coz_signal_handled(bool *nodefer) {
+  *nodefer = atomic_load(&nodefer_seen);
+  return atomic_load(&handled);
+}
+
+bool coz_signal_handlers_scan(void) {
+  for (int sig = 1; sig <= 64; sig++) {
+    struct sigaction now;
+    if (sig != SIGKILL && sig != SIGSTOP &&
+        coz_real_sigaction(sig, NULL, &now) == 0)
+      note_action(sig, &now);
+  }
+#ifdef COZ_STATIC_RUNTIME
+  return false; /* no interposers: later handlers would go unseen */
+#else
+  return true;
+#endif
+}
 
 #ifdef COZ_STATIC_RUNTIME
 
@@ -107,16 +149,22 @@ COZ_EXPORT int sigaction(int sig, const struct sigaction *act,
       set_previous(act);
     return 0;
   }
+  struct sigaction copy;
   if (act && (act->sa_flags & SA_ONSTACK)) {
-    struct sigaction copy = *act;
+    copy = *act;
     sigaddset(&copy.sa_mask, COZ_SAMPLE_SIGNAL);
     coz_callpath_mask_signal(&copy.sa_mask); /* its samples too */
-    return real_sigaction()(sig, &copy, old);
+    act = &copy;
   }
-  return real_sigaction()(sig, act, old);
+  int r = real_sigaction()(sig, act, old);
+  if (r == 0)
+    note_action(sig, act);
+  return r;
 }
 
 COZ_EXPORT handler_fn signal(int sig, handler_fn handler) {
+  if (guarding() && sig != COZ_SAMPLE_SIGNAL) /* glibc's: no SA_NODEFER */
+    note_action(sig, &(struct sigaction){.sa_handler = handler});
   if (!guarding() || sig != COZ_SAMPLE_SIGNAL)
     return real_signal()(sig, handler);
   /* glibc's signal(): BSD semantics. */

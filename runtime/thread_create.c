@@ -5,6 +5,7 @@
  * runtime's initialisation starts here when another library's constructor
  * creates a thread before ours ran. */
 #include "checkpoints.h"
+#include "profiler_host.h"
 #include "thread_lifecycle.h"
 
 #include <pthread.h>
@@ -30,6 +31,7 @@ static void *pthread_trampoline(void *arg) {
 COZ_EXPORT int __coz_pthread_create(pthread_t *th, const pthread_attr_t *attr,
                                     void *(*fn)(void *), void *arg) {
   coz_init(); /* threads created by constructors that ran before ours */
+  coz_host_before_thread_create();
   struct coz_thread *t = reserve_child();
   if (!t)
     return COZ_REAL(pthread_create)(th, attr, fn, arg);
@@ -53,6 +55,7 @@ static int thrd_trampoline(void *arg) {
 
 COZ_EXPORT int __coz_thrd_create(thrd_t *th, thrd_start_t fn, void *arg) {
   coz_init();
+  coz_host_before_thread_create();
   struct coz_thread *t = reserve_child();
   if (!t)
     return COZ_REAL(thrd_create)(th, fn, arg);

@@ -1,19 +1,26 @@
 // The direct table (contract/abi.h, COZ_DIRECT_SYMBOL) that the pass's call
 // sites read: with profiling off, its WAKE and BLOCK rows hold libc's own
-// functions, which the sites then call without the runtime; with profiling
-// on they are NULL, and the calls go through the checkpoints. A fork child
+// functions, which the sites then call without the runtime; so they do
+// while the program has one thread (no delay to pay, no thread to wake).
+// With profiling on, once the program starts a thread (or with
+// COZ_ONE_THREAD=0, when the profiler has one of its own from the start),
+// they are NULL, and the calls go through the checkpoints. A fork child
 // stops profiling, so its rows are libc's again. CREATE and EXIT rows are
 // never read and stay NULL.
 // REQUIRES: coz-driver
 // RUN: %coz-cc -O2 %s -o %t
 // RUN: env COZ_OFF=1 %t | FileCheck --check-prefix=OFF %s
 // RUN: env COZ_OUTPUT=%t.coz COZ_QUIET=1 %t | FileCheck --check-prefix=ON %s
+// RUN: env COZ_OUTPUT=%t.coz COZ_QUIET=1 COZ_ONE_THREAD=0 %t | FileCheck --check-prefix=THREAD %s
 // OFF: one thread: direct rows libc, other rows null
 // OFF-NEXT: two threads: direct rows libc, other rows null
 // OFF-NEXT: fork child: direct rows libc, other rows null
-// ON: one thread: direct rows null, other rows null
+// ON: one thread: direct rows libc, other rows null
 // ON-NEXT: two threads: direct rows null, other rows null
 // ON-NEXT: fork child: direct rows libc, other rows null
+// THREAD: one thread: direct rows null, other rows null
+// THREAD-NEXT: two threads: direct rows null, other rows null
+// THREAD-NEXT: fork child: direct rows libc, other rows null
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>

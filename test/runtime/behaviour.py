@@ -645,6 +645,47 @@ def test_fork():
     return ok
 
 
+def test_one_thread():
+    """A program with one thread keeps it: the profiler runs in that
+    thread (profiler_host.c), so glibc still counts one thread at the end
+    and takes its one-thread lock paths, and the experiments are written
+    as with a thread of the profiler's own. COZ_ONE_THREAD=0 gives the
+    profiler its thread: glibc then counts two (the check can fail). When
+    the program starts a thread after a while, the profiler moves to one
+    of its own and goes on: experiments before and after the start."""
+    d = tempfile.mkdtemp()
+    out = os.path.join(d, "p.coz")
+    ok = True
+    for env, single in (({}, 1), ({"COZ_ONE_THREAD": "0"}, 0)):
+        if os.path.exists(out):
+            os.unlink(out)
+        p = run_plain(["one_thread", "1500"],
+                      dict(env, COZ_OUTPUT=out, COZ_QUIET="1",
+                           COZ_EXPERIMENT="50"))
+        exps, _, recs = parse_profile(out)
+        good = (p.returncode == 0 and p.stdout == "x=1 single=%d\n" % single
+                and p.stderr == "" and len(exps) >= 5
+                and [t for t, _ in recs].count("shutdown") == 1
+                and sum(visits(x, "spin") for x in exps) > 0)
+        ok &= good
+        print("one thread %s: %r, %d experiments %s"
+              % (env, p.stdout, len(exps), "ok" if good else "FAILED"))
+    os.unlink(out)
+    p = run_plain(["late_thread", "1000"],
+                  {"COZ_OUTPUT": out, "COZ_QUIET": "1", "COZ_EXPERIMENT": "50"})
+    exps, _, _ = parse_profile(out)
+    lines = p.stdout.split("\n")
+    at = int(lines[0].split()[-1]) if lines[0].startswith("thread at ") else 0
+    before = [x for x in exps if x["end"] and x["end"] < at]
+    after = [x for x in exps if x["start"] and x["start"] > at]
+    good = (p.returncode == 0 and lines[1:] == ["x=1 single=0", ""]
+            and p.stderr == "" and len(before) >= 3 and len(after) >= 3)
+    ok &= good
+    print("late thread: %d experiments before the thread, %d after %s"
+          % (len(before), len(after), "ok" if good else "FAILED"))
+    return ok
+
+
 def test_checkpoint_table():
     """Every checkpoint of checkpoints.def has a __coz_NAME and an
     interposer in libcoz-rt.a, and a __wrap_NAME and a __coz_NAME in

@@ -35,7 +35,13 @@
  *   misc bursts MS         a thread spins for MS ms while another runs
  *                          ~100 us bursts of work with sleeps of 50-300 us
  *                          in between: prints both thread ids and CPU
- *                          times */
+ *                          times
+ *   misc one_thread MS     spins for MS ms taking a mutex around each step,
+ *                          reaching "spin", in the main thread only: prints
+ *                          whether glibc still counts one thread
+ *   misc late_thread MS    spins MS ms in the main thread, then as long in
+ *                          a second one: prints when (unix ns) it started
+ *                          it, and the same as one_thread */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
@@ -66,6 +72,29 @@ static uint64_t spin_for(double seconds, uint64_t x) {
     COZ_PROGRESS_NAMED("spin");
   }
   return x;
+}
+
+/* glibc's own count: true until the process first creates a thread. */
+extern char __libc_single_threaded;
+
+static pthread_mutex_t step_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t locked_spin_for(double seconds, uint64_t x) {
+  double end = now_s() + seconds;
+  while (now_s() < end) {
+    for (int i = 0; i < 100; i++) {
+      pthread_mutex_lock(&step_lock);
+      SPIN(1000, x); /* LINE_LOCKED */
+      pthread_mutex_unlock(&step_lock);
+    }
+    COZ_PROGRESS_NAMED("spin");
+  }
+  return x;
+}
+
+static void *late_worker(void *arg) {
+  uint64_t x = locked_spin_for(*(double *)arg, 11);
+  return (void *)(uintptr_t)(x & 1);
 }
 
 static void *worker(void *arg) {
@@ -434,6 +463,24 @@ int main(int argc, char **argv) {
     printf("spinning=%d bursting=%d cpu=%.1f,%.1f x=%d\n",
            (int)syscall(SYS_gettid), b_tid, spin_cpu * 1000, b_cpu * 1000,
            (int)(x & 1));
+    return 0;
+  }
+  if (strcmp(mode, "one_thread") == 0 && argc > 2) {
+    uint64_t x = locked_spin_for(atof(argv[2]) / 1000, 1);
+    printf("x=%d single=%d\n", (int)(x & 1) >= 0, __libc_single_threaded);
+    return 0;
+  }
+  if (strcmp(mode, "late_thread") == 0 && argc > 2) {
+    double seconds = atof(argv[2]) / 1000;
+    uint64_t x = locked_spin_for(seconds, 1);
+    struct timespec at;
+    clock_gettime(CLOCK_REALTIME, &at);
+    pthread_t t;
+    pthread_create(&t, NULL, late_worker, &seconds);
+    pthread_join(t, NULL);
+    printf("thread at %lld\nx=%d single=%d\n",
+           (long long)at.tv_sec * 1000000000 + at.tv_nsec, (int)(x & 1) >= 0,
+           __libc_single_threaded);
     return 0;
   }
   if (strcmp(mode, "spin") == 0) {

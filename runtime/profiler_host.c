@@ -1,0 +1,230 @@
+/* profiler_host.c: where the profiler runs (profiler_host.h).
+ *
+ * A thread of the profiler's own makes glibc take its multi-thread paths in
+ * a program that has only one: each mutex, stdio or malloc lock becomes an
+ * atomic instruction (cpu_mutex x4.8 on an Intel host, docs/results.md). So
+ * while the program has one thread, the profiler runs in that thread, as a
+ * coroutine on a stack of its own, with every signal blocked:
+ *  - at start, from the late constructor, until it first waits (so the
+ *    line map is built before main);
+ *  - from the sample handler, once its wait is over, when the sample
+ *    interrupted a line in scope (the program's own code, not libc's or
+ *    the runtime's) and no handler of the program's can be running (the
+ *    signal mask holds none of their signals beyond the start's). The
+ *    thread then holds no lock of libc's, is in no allocator or stdio call,
+ *    and the profiler may allocate, read and write files as in a thread;
+ *  - at exit, to its end.
+ * Before the program creates its first thread the profiler moves to a
+ * thread of its own and goes on there from where it waited: the context
+ * holds no thread-local state (glibc's swapcontext keeps %fs). */
+#include "profiler_host.h"
+#include "config.h"
+#include "direct_calls.h"
+#include "linemap/linemap.h"
+#include "real.h"
+#include "runtime.h"
+#include "signal_guard.h"
+#include "thread_state.h"
+#include "util.h"
+
+#include <dlfcn.h>
+#include <gnu/lib-names.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* glibc 2.32 on: true until the process first creates a thread. */
+extern char __libc_single_threaded __attribute__((weak));
+
+enum { HOST_NONE, HOST_PROGRAM, HOST_THREAD, HOST_FINISHING, HOST_DONE };
+static _Atomic int host = HOST_NONE;
+
+/* The profiler (experiment.c's), its context, and that of whoever runs it
+ * (one at a time). */
+static void *(*profiler)(void *);
+static ucontext_t profiler_ctx, resumer_ctx;
+
+/* libc's own context functions, not what the executable binds them to:
+ * AddressSanitizer's interceptors of them print a warning on the program's
+ * stderr at the first call. */
+static struct {
+  int (*get)(ucontext_t *);
+  void (*make)(ucontext_t *, void (*)(void), int, ...);
+  int (*swap)(ucontext_t *, const ucontext_t *);
+  int (*set)(const ucontext_t *);
+} ctx;
+
+static bool find_context_functions(void) {
+#ifdef COZ_STATIC_RUNTIME
+  ctx.get = getcontext, ctx.make = makecontext;
+  ctx.swap = swapcontext, ctx.set = setcontext;
+#else
+  void *libc = dlopen(LIBC_SO, RTLD_LAZY | RTLD_NOLOAD);
+  if (!libc)
+    return false;
+  *(void **)&ctx.get = dlsym(libc, "getcontext");
+  *(void **)&ctx.make = dlsym(libc, "makecontext");
+  *(void **)&ctx.swap = dlsym(libc, "swapcontext");
+  *(void **)&ctx.set = dlsym(libc, "setcontext");
+  dlclose(libc); /* NOLOAD: only drops the reference it took */
+#endif
+  return ctx.get && ctx.make && ctx.swap && ctx.set;
+}
+static _Atomic uint64_t wake_at = UINT64_MAX;
+/* The signals blocked at start: the program's own choice, not a handler's. */
+static uint64_t start_mask;
+
+/* As a thread's default stack: the line map's build and the records'
+ * formatting run on it. Reserved, not committed, until touched. */
+#define STACK_BYTES (8u << 20)
+
+static void profiler_body(void) {
+  profiler(NULL);
+  atomic_store(&host, HOST_DONE);
+  ctx.set(&resumer_ctx);
+}
+
+static void resume(void) { ctx.swap(&resumer_ctx, &profiler_ctx); }
+
+/* From normal context: as the handler does, marks the thread as inside the
+ * runtime meanwhile, so that the profiler's own calls to interposed
+ * functions are not taken for the program's. */
+static void run_here(void) {
+  struct coz_thread *t = coz_thread_self();
+  sig_atomic_t was = t ? t->in_runtime : 0;
+  if (t)
+    t->in_runtime = 1;
+  resume();
+  if (t)
+    t->in_runtime = was;
+}
+
+static void *resume_in_thread(void *arg) {
+  (void)arg;
+  resume();
+  return NULL;
+}
+
+/* The profiler's own thread, never sampled: samples go to the threads
+ * sampled, so it blocks every signal. */
+static bool spawn(void *(*entry)(void *)) {
+  sigset_t all, old;
+  sigfillset(&all);
+  coz_real_sigmask(SIG_BLOCK, &all, &old);
+  pthread_t th;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  int r = COZ_REAL(pthread_create)(&th, &attr, entry, NULL);
+  pthread_attr_destroy(&attr);
+  coz_real_sigmask(SIG_SETMASK, &old, NULL);
+  if (r != 0)
+    coz_log_notice("cannot start the profiler thread (%s); no experiments "
+                   "will run",
+                   strerror(r));
+  return r == 0;
+}
+
+static bool make_coroutine(void) {
+  if (!find_context_functions())
+    return false;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  char *stack = mmap(NULL, STACK_BYTES + page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (stack == MAP_FAILED)
+    return false;
+  mprotect(stack, page, PROT_NONE); /* an overflow faults, never corrupts */
+  if (ctx.get(&profiler_ctx) != 0) {
+    munmap(stack, STACK_BYTES + page);
+    return false;
+  }
+  profiler_ctx.uc_stack.ss_sp = stack + page;
+  profiler_ctx.uc_stack.ss_size = STACK_BYTES;
+  profiler_ctx.uc_link = NULL; /* profiler_body never returns */
+  sigfillset(&profiler_ctx.uc_sigmask);
+  ctx.make(&profiler_ctx, profiler_body, 0);
+  return true;
+}
+
+static uint64_t first_64(const sigset_t *set) {
+  uint64_t bits;
+  memcpy(&bits, set, sizeof bits);
+  return bits;
+}
+
+bool coz_host_start(void *(*body)(void *)) {
+  profiler = body;
+  if (coz_config.ONE_THREAD && &__libc_single_threaded &&
+      __libc_single_threaded && coz_signal_handlers_scan() &&
+      make_coroutine()) {
+    sigset_t now;
+    coz_real_sigmask(SIG_SETMASK, NULL, &now);
+    start_mask = first_64(&now);
+    atomic_store(&host, HOST_PROGRAM);
+    coz_direct_calls(true); /* one thread: nothing to check */
+    coz_log_verbose(1, "the profiler runs in the program's thread until "
+                       "the program starts another");
+    run_here();
+    return true;
+  }
+  atomic_store(&host, HOST_THREAD);
+  return spawn(body);
+}
+
+bool coz_host_yield(uint64_t until) {
+  if (atomic_load(&host) != HOST_PROGRAM)
+    return false;
+  atomic_store(&wake_at, until);
+  ctx.swap(&profiler_ctx, &resumer_ctx);
+  return true;
+}
+
+/* The conditions of the file's comment: a line in scope at pc, and no
+ * program handler that may be running (one with SA_NODEFER may run with
+ * its signal unblocked: then never). */
+static bool in_program_code(const ucontext_t *uc, uintptr_t pc) {
+  /* A thread started behind the runtime's back (glibc's own helpers) may
+   * hold a lock the profiler would wait for: then wait for the exit. */
+  if (!__libc_single_threaded || !coz_linemap_lookup(pc))
+    return false;
+  bool nodefer;
+  uint64_t handled = coz_signal_handled(&nodefer);
+  uint64_t added = first_64(&uc->uc_sigmask) & ~start_mask;
+  return !nodefer && (added & handled) == 0;
+}
+
+void coz_host_on_sample(const ucontext_t *uc, uintptr_t pc) {
+  if (atomic_load_explicit(&host, memory_order_relaxed) != HOST_PROGRAM ||
+      coz_now_ns() < atomic_load_explicit(&wake_at, memory_order_relaxed) ||
+      !in_program_code(uc, pc))
+    return;
+  atomic_store(&wake_at, UINT64_MAX);
+  resume();
+}
+
+void coz_host_before_thread_create(void) {
+  int expected = HOST_PROGRAM;
+  /* A fork child does not profile: its copy of the profiler stays put. */
+  if (!atomic_load(&coz_active) ||
+      !atomic_compare_exchange_strong(&host, &expected, HOST_THREAD))
+    return;
+  coz_log_verbose(1, "the program starts a thread: the profiler moves to "
+                     "a thread of its own");
+  coz_direct_calls(false);
+  if (!spawn(resume_in_thread))
+    atomic_store(&host, HOST_PROGRAM); /* stays: runs from samples */
+}
+
+void coz_host_scope_grew(void) {
+  struct coz_thread *t = coz_thread_self();
+  if (atomic_load(&host) == HOST_PROGRAM && t && !t->in_runtime)
+    run_here(); /* it reads the new lines, then waits again */
+}
+
+void coz_host_finish(void) {
+  int expected = HOST_PROGRAM;
+  if (atomic_compare_exchange_strong(&host, &expected, HOST_FINISHING))
+    run_here(); /* the stop is requested: it returns only at its end */
+}
