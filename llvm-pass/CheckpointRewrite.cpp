@@ -2,9 +2,9 @@
 #include "CheckpointRewrite.h"
 
 #include "Compat.h"
+#include "NameIndex.h"
 #include "abi.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/MDBuilder.h"
@@ -42,16 +42,6 @@ const Row Rows[] = {
 };
 constexpr unsigned NumRows = sizeof Rows / sizeof Rows[0];
 
-// NAME's row, or null when NAME is not a checkpoint.
-const Row *findRow(StringRef Name) {
-  static const StringMap<const Row *> ByName = [] {
-    StringMap<const Row *> Map;
-    for (const Row &R : Rows)
-      Map[R.Name] = &R;
-    return Map;
-  }();
-  return ByName.lookup(Name);
-}
 
 // The try_first.def row of LOCK, or null.
 const TryFirstRow *tryFirstRow(StringRef Lock) {
@@ -81,7 +71,7 @@ unsigned CheckpointRewriter::rewrite(Function &F) {
         dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
     // A function defined in this module is not libc's, even if it has a
     // checkpoint's name (say, a static mtx_lock).
-    const Row *CheckpointRow = Callee ? findRow(Callee->getName()) : nullptr;
+    const Row *CheckpointRow = Callee ? findByName<Rows>(Callee->getName()) : nullptr;
     if (!CheckpointRow || !Callee->isDeclaration())
       continue;
     FunctionCallee Coz = M.getOrInsertFunction(

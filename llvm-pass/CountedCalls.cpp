@@ -3,8 +3,8 @@
 #include "CountedCalls.h"
 
 #include "Compat.h"
+#include "NameIndex.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Module.h"
@@ -78,17 +78,6 @@ const CountedCall Table[] = {
 #undef RESULT_ZERO
 #undef RESULT_NONNEG
 #undef RESULT_POSITIVE
-
-const CountedCall *lookup(StringRef Name) {
-  static const StringMap<const CountedCall *> ByName = [] {
-    StringMap<const CountedCall *> Map;
-    for (const CountedCall &C : Table)
-      Map[C.Name] = &C;
-    return Map;
-  }();
-  auto It = ByName.find(Name);
-  return It == ByName.end() ? nullptr : It->second;
-}
 
 bool argIs(const CallBase &CB, unsigned I, bool Pointer) {
   if (I >= CB.arg_size())
@@ -164,7 +153,7 @@ SmallVector<Site, 8> findSites(Function &F) {
         dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
     if (!Callee || Callee->hasLocalLinkage())
       continue;
-    const CountedCall *C = lookup(Callee->getName());
+    const CountedCall *C = findByName<Table>(Callee->getName());
     if (C && fits(*CB, *C))
       Sites.push_back({CB, C});
   }
@@ -250,7 +239,7 @@ unsigned CountedCalls::instrument(Function &F) {
   // counted at its callers (a program's own calloc calling its malloc,
   // glibc's inline getchar calling getc): counting inside it too would
   // count those bytes twice.
-  if (lookup(F.getName()))
+  if (findByName<Table>(F.getName()))
     return 0;
   unsigned N = 0;
   for (auto &[CB, C] : findSites(F)) {
