@@ -1,4 +1,5 @@
-/* experiment.c: the profiler thread (§2, §3.2).
+/* experiment.c: the profiler (§2, §3.2), which profiler_host.c runs in a
+ * thread of its own or in the program's only thread.
  *
  * It first builds the line map (the scope), then runs experiments one after
  * another: wait for the first in-scope line any thread samples, ask the
@@ -193,7 +194,6 @@ static struct coz_line *wait_for_line(void) {
   return line;
 }
 
-
 static bool build_scope(void) {
   size_t n_files = 0;
   modules_in_scope = coz_progress_modules();
@@ -264,7 +264,6 @@ static void observe_until(uint64_t deadline, size_t n, double *in_flight_sum,
     sleep_until(deadline - now < step ? deadline : now + step);
   }
 }
-
 
 /* The points' readings around one experiment, grown with the points. */
 struct readings {

@@ -27,7 +27,7 @@ extern _Atomic uint64_t coz_exp_samples;
 extern _Atomic bool coz_exp_selecting;
 extern _Atomic(struct coz_line *) coz_exp_candidate;
 
-/* The profiler thread's body. */
+/* The profiler's body (profiler_host.h runs it). */
 void *coz_profiler_main(void *arg);
 /* At exit (any thread): stop the profiler thread, write the experiment in
  * flight, the sample and runtime totals, the shutdown record and the exit

@@ -4,9 +4,10 @@
  * constructor, so threads and locks of other constructors are seen), with a
  * constructor and the first pthread_create as fallbacks. It reads the
  * flags, opens the profile, installs the sample handler and starts sampling
- * the threads that exist. The profiler thread starts from a constructor,
- * once libc and the libraries are initialised. At exit the final records and
- * the exit message are written.
+ * the threads that exist. The profiler starts from a constructor, once libc
+ * and the libraries are initialised (profiler_host.h: in a thread of its
+ * own, or in the program's while it has only one). At exit the final
+ * records and the exit message are written.
  *
  * fork: the child stops profiling cleanly (documented in docs/design.md):
  * its copies of the parent's perf events are closed and the checkpoints

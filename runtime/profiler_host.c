@@ -9,10 +9,11 @@
  *    line map is built before main);
  *  - from the sample handler, once its wait is over, when the sample
  *    interrupted a line in scope (the program's own code, not libc's or
- *    the runtime's) and no handler of the program's can be running (the
- *    signal mask holds none of their signals beyond the start's). The
- *    thread then holds no lock of libc's, is in no allocator or stdio call,
- *    and the profiler may allocate, read and write files as in a thread;
+ *    the runtime's). No handler of the program's can be what it
+ *    interrupted: they all run with the sample signal blocked
+ *    (signal_guard.h). The thread then holds no lock of libc's, is in no
+ *    allocator or stdio call, and the profiler may allocate, read and write
+ *    files as in a thread;
  *  - at exit, to its end.
  * Before the program creates its first thread the profiler moves to a
  * thread of its own and goes on there from where it waited: the context
@@ -34,6 +35,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 
 /* glibc 2.32 on: true until the process first creates a thread. */
 extern char __libc_single_threaded __attribute__((weak));
@@ -73,8 +75,6 @@ static bool find_context_functions(void) {
   return ctx.get && ctx.make && ctx.swap && ctx.set;
 }
 static _Atomic uint64_t wake_at = UINT64_MAX;
-/* The signals blocked at start: the program's own choice, not a handler's. */
-static uint64_t start_mask;
 
 /* As a thread's default stack: the line map's build and the records'
  * formatting run on it. Reserved, not committed, until touched. */
@@ -148,20 +148,11 @@ static bool make_coroutine(void) {
   return true;
 }
 
-static uint64_t first_64(const sigset_t *set) {
-  uint64_t bits;
-  memcpy(&bits, set, sizeof bits);
-  return bits;
-}
-
 bool coz_host_start(void *(*body)(void *)) {
   profiler = body;
   if (coz_config.ONE_THREAD && &__libc_single_threaded &&
-      __libc_single_threaded && coz_signal_handlers_scan() &&
+      __libc_single_threaded && coz_signal_guard_handlers() &&
       make_coroutine()) {
-    sigset_t now;
-    coz_real_sigmask(SIG_SETMASK, NULL, &now);
-    start_mask = first_64(&now);
     atomic_store(&host, HOST_PROGRAM);
     coz_direct_calls(true); /* one thread: nothing to check */
     coz_log_verbose(1, "the profiler runs in the program's thread until "
@@ -181,24 +172,17 @@ bool coz_host_yield(uint64_t until) {
   return true;
 }
 
-/* The conditions of the file's comment: a line in scope at pc, and no
- * program handler that may be running (one with SA_NODEFER may run with
- * its signal unblocked: then never). */
-static bool in_program_code(const ucontext_t *uc, uintptr_t pc) {
-  /* A thread started behind the runtime's back (glibc's own helpers) may
-   * hold a lock the profiler would wait for: then wait for the exit. */
-  if (!__libc_single_threaded || !coz_linemap_lookup(pc))
-    return false;
-  bool nodefer;
-  uint64_t handled = coz_signal_handled(&nodefer);
-  uint64_t added = first_64(&uc->uc_sigmask) & ~start_mask;
-  return !nodefer && (added & handled) == 0;
+/* The condition of the file's comment: a line in scope at pc. A thread
+ * started behind the runtime's back (glibc's own helpers) may hold a lock
+ * the profiler would wait for: then it waits for the exit. */
+static bool in_program_code(uintptr_t pc) {
+  return __libc_single_threaded && coz_linemap_lookup(pc);
 }
 
-void coz_host_on_sample(const ucontext_t *uc, uintptr_t pc) {
+void coz_host_on_sample(uintptr_t pc) {
   if (atomic_load_explicit(&host, memory_order_relaxed) != HOST_PROGRAM ||
       coz_now_ns() < atomic_load_explicit(&wake_at, memory_order_relaxed) ||
-      !in_program_code(uc, pc))
+      !in_program_code(pc))
     return;
   atomic_store(&wake_at, UINT64_MAX);
   resume();

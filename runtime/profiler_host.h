@@ -5,7 +5,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <ucontext.h>
 
 /* Starts the profiler `body` (experiment.c's), once (main thread, normal
  * context: the late constructor). While the program has one thread it
@@ -18,10 +17,10 @@ bool coz_host_start(void *(*body)(void *));
 bool coz_host_yield(uint64_t until);
 /* From the sample handler, with the thread's in_runtime set: runs the
  * profiler if its wait is over and the sample interrupted the program's own
- * code (pc) outside its signal handlers (uc's signal mask). Async-signal-
- * safe to call; what the profiler then does is safe there because of
- * those two conditions. */
-void coz_host_on_sample(const ucontext_t *uc, uintptr_t pc);
+ * code at pc (never one of its signal handlers: signal_guard.h).
+ * Async-signal-safe to call; what the profiler then does is safe there
+ * because of that. */
+void coz_host_on_sample(uintptr_t pc);
 /* Before the program creates a thread (normal context): the profiler moves
  * to a thread of its own and goes on there. */
 void coz_host_before_thread_create(void);

@@ -174,7 +174,7 @@ void coz_on_sample_signal(int sig, siginfo_t *info, void *ucontext) {
     /* Only here, never under in_runtime: a move unmaps the perf ring that
      * the interrupted runtime code may be reading. */
     coz_sampler_review(&t->sampler);
-    coz_host_on_sample(ucontext, (uintptr_t)sample.regs.pc);
+    coz_host_on_sample((uintptr_t)sample.regs.pc);
     t->in_runtime = 0;
   }
   errno = saved_errno;

@@ -1,6 +1,7 @@
 /* signal_guard.c: keeps the sample signal (COZ_SAMPLE_SIGNAL) working
  * without the program noticing it. In dynamically linked
- * executables the runtime defines sigaction, signal, sigprocmask and
+ * executables the runtime defines sigaction, signal (and its forms
+ * __sysv_signal, sysv_signal, bsd_signal, sigset), sigprocmask and
  * pthread_sigmask (a definition in the executable wins symbol lookup):
  *
  * - A handler the program installs for the sample signal becomes the
@@ -11,7 +12,9 @@
  *   sample signal added to their mask: a sample landing while such a
  *   handler runs would push a second signal frame onto a stack that may be
  *   4 KiB (Rust's), and overflow it. The sample waits until the handler
- *   returns.
+ *   returns. Once the profiler runs in the program's only thread
+ *   (profiler_host.c), every handler does: a sample inside a handler that
+ *   interrupted malloc must not run the profiler, which allocates.
  * - A program that blocks the sample signal (often: every signal, in worker
  *   threads) does not block it: a blocked sample would stay pending and
  *   show in sigpending() or be returned by sigwait().
@@ -30,47 +33,6 @@
 #include <stdatomic.h>
 #include <string.h>
 
-/* coz_signal_handled's set: bit sig - 1 for each signal with a handler. */
-static _Atomic uint64_t handled;
-static _Atomic bool nodefer_seen;
-
-static void note_action(int sig, const struct sigaction *act) {
-  if (sig < 1 || sig > 64 || sig == COZ_SAMPLE_SIGNAL || !act)
-    return;
-  uint64_t bit = 1ull << (sig - 1);
-  if (act->sa_handler == SIG_DFL || act->sa_handler == SIG_IGN) {
-    atomic_fetch_and(&handled, ~bit);
-    return;
-  }
-  /* A fault's signal comes from the instruction that faulted: in the
-   * program's code, not in libc's allocator (AddressSanitizer's handlers
-   * for them are SA_NODEFER). Any other may arrive anywhere. */
-  bool fault = sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
-               sig == SIGILL || sig == SIGTRAP || sig == SIGSYS;
-  if ((act->sa_flags & SA_NODEFER) && !fault)
-    atomic_store(&nodefer_seen, true);
-  atomic_fetch_or(&handled, bit);
-}
-
-uint64_t coz_signal_handled(bool *nodefer) {
-  *nodefer = atomic_load(&nodefer_seen);
-  return atomic_load(&handled);
-}
-
-bool coz_signal_handlers_scan(void) {
-  for (int sig = 1; sig <= 64; sig++) {
-    struct sigaction now;
-    if (sig != SIGKILL && sig != SIGSTOP &&
-        coz_real_sigaction(sig, NULL, &now) == 0)
-      note_action(sig, &now);
-  }
-#ifdef COZ_STATIC_RUNTIME
-  return false; /* no interposers: later handlers would go unseen */
-#else
-  return true;
-#endif
-}
-
 #ifdef COZ_STATIC_RUNTIME
 
 int coz_real_sigaction(int sig, const struct sigaction *act,
@@ -80,6 +42,10 @@ int coz_real_sigaction(int sig, const struct sigaction *act,
 
 int coz_real_sigmask(int how, const sigset_t *set, sigset_t *old) {
   return pthread_sigmask(how, set, old);
+}
+
+bool coz_signal_guard_handlers(void) {
+  return false; /* no interposers: later handlers would go unseen */
 }
 
 #else
@@ -138,6 +104,42 @@ static void set_previous(const struct sigaction *act) {
   real_pthread_sigmask()(SIG_SETMASK, &saved, NULL);
 }
 
+/* Set once the profiler may run from samples in the program's own code
+ * (coz_signal_guard_handlers): from then on no handler of the program's
+ * may be interrupted by a sample. */
+static _Atomic bool handlers_masked;
+
+/* Whether act's handler runs with the sample signal blocked. */
+static bool masks_sample(const struct sigaction *act) {
+  return act && act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN &&
+         ((act->sa_flags & SA_ONSTACK) || atomic_load(&handlers_masked));
+}
+
+static void mask_sample(sigset_t *mask) {
+  sigaddset(mask, COZ_SAMPLE_SIGNAL);
+  coz_callpath_mask_signal(mask); /* its samples too */
+}
+
+/* For the functions that install a handler without sigaction (signal,
+ * sysv_signal, ...): the action as installed, with the sample signal added
+ * to its mask. */
+static void mask_installed(int sig) {
+  struct sigaction now;
+  if (real_sigaction()(sig, NULL, &now) == 0 && masks_sample(&now) &&
+      sigismember(&now.sa_mask, COZ_SAMPLE_SIGNAL) != 1) {
+    mask_sample(&now.sa_mask);
+    real_sigaction()(sig, &now, NULL);
+  }
+}
+
+bool coz_signal_guard_handlers(void) {
+  atomic_store(&handlers_masked, true);
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sig != SIGKILL && sig != SIGSTOP && sig != COZ_SAMPLE_SIGNAL)
+      mask_installed(sig);
+  return true;
+}
+
 COZ_EXPORT int sigaction(int sig, const struct sigaction *act,
                          struct sigaction *old) {
   if (!guarding())
@@ -150,23 +152,21 @@ COZ_EXPORT int sigaction(int sig, const struct sigaction *act,
     return 0;
   }
   struct sigaction copy;
-  if (act && (act->sa_flags & SA_ONSTACK)) {
+  if (masks_sample(act)) {
     copy = *act;
-    sigaddset(&copy.sa_mask, COZ_SAMPLE_SIGNAL);
-    coz_callpath_mask_signal(&copy.sa_mask); /* its samples too */
+    mask_sample(&copy.sa_mask);
     act = &copy;
   }
-  int r = real_sigaction()(sig, act, old);
-  if (r == 0)
-    note_action(sig, act);
-  return r;
+  return real_sigaction()(sig, act, old);
 }
 
 COZ_EXPORT handler_fn signal(int sig, handler_fn handler) {
-  if (guarding() && sig != COZ_SAMPLE_SIGNAL) /* glibc's: no SA_NODEFER */
-    note_action(sig, &(struct sigaction){.sa_handler = handler});
-  if (!guarding() || sig != COZ_SAMPLE_SIGNAL)
-    return real_signal()(sig, handler);
+  if (!guarding() || sig != COZ_SAMPLE_SIGNAL) {
+    handler_fn old = real_signal()(sig, handler);
+    if (old != SIG_ERR && guarding())
+      mask_installed(sig);
+    return old;
+  }
   /* glibc's signal(): BSD semantics. */
   struct sigaction act, old;
   memset(&act, 0, sizeof act);
@@ -176,6 +176,22 @@ COZ_EXPORT handler_fn signal(int sig, handler_fn handler) {
   sigaction(sig, &act, &old);
   return old.sa_handler;
 }
+
+/* signal()'s other forms (ISO C's signal in strict modes is __sysv_signal:
+ * the handler runs with its own signal unblocked), for the handlers'
+ * masks only. */
+#define OTHER_SIGNAL(NAME)                                                     \
+  REAL(signal_fn, NAME)                                                        \
+  COZ_EXPORT handler_fn NAME(int sig, handler_fn handler) {                    \
+    handler_fn old = real_##NAME()(sig, handler);                              \
+    if (old != SIG_ERR && guarding() && sig != COZ_SAMPLE_SIGNAL)              \
+      mask_installed(sig);                                                     \
+    return old;                                                                \
+  }
+OTHER_SIGNAL(__sysv_signal)
+OTHER_SIGNAL(sysv_signal)
+OTHER_SIGNAL(bsd_signal)
+OTHER_SIGNAL(sigset)
 
 /* SIG_BLOCK / SIG_SETMASK without the sample signal. */
 static const sigset_t *without_sample(int how, const sigset_t *set,

@@ -683,6 +683,19 @@ def test_one_thread():
     ok &= good
     print("late thread: %d experiments before the thread, %d after %s"
           % (len(before), len(after), "ok" if good else "FAILED"))
+    # While the profiler runs in the program's thread, no sample may land
+    # in one of the program's signal handlers, whichever function
+    # installed it; with a thread of its own, only sigaction's are left as
+    # the program asked (the check can fail).
+    for env, want in (({}, "masked"), ({"COZ_ONE_THREAD": "0"}, "open")):
+        p = run_plain(["handler_masks"],
+                      dict(env, COZ_OUTPUT=out, COZ_QUIET="1"))
+        good = (p.returncode == 0 and p.stderr == "" and
+                p.stdout == ("sigaction %s, signal %s, sysv_signal %s, "
+                             "bsd_signal %s, sigset %s\n" % ((want,) * 5)))
+        ok &= good
+        print("handler masks %s: %r %s" % (env, p.stdout,
+                                            "ok" if good else "FAILED"))
     return ok
 
 

@@ -41,7 +41,11 @@
  *                          whether glibc still counts one thread
  *   misc late_thread MS    spins MS ms in the main thread, then as long in
  *                          a second one: prints when (unix ns) it started
- *                          it, and the same as one_thread */
+ *                          it, and the same as one_thread
+ *   misc handler_masks     installs a handler through each of sigaction,
+ *                          signal, sysv_signal, bsd_signal and sigset, and
+ *                          prints for each whether SIGPROF is in the mask it
+ *                          runs with */
 #define _GNU_SOURCE /* dl_iterate_phdr */
 #include "spin.h"
 #include <coz.h>
@@ -50,6 +54,7 @@
 #include <link.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +95,18 @@ static uint64_t locked_spin_for(double seconds, uint64_t x) {
     COZ_PROGRESS_NAMED("spin");
   }
   return x;
+}
+
+static void on_signal(int sig) { (void)sig; }
+
+/* glibc exports it but no longer declares it. */
+extern __sighandler_t bsd_signal(int sig, __sighandler_t handler);
+
+static const char *masks_sigprof(int sig) {
+  struct sigaction now;
+  if (sigaction(sig, NULL, &now) != 0)
+    return "error";
+  return sigismember(&now.sa_mask, SIGPROF) == 1 ? "masked" : "open";
 }
 
 static void *late_worker(void *arg) {
@@ -468,6 +485,25 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "one_thread") == 0 && argc > 2) {
     uint64_t x = locked_spin_for(atof(argv[2]) / 1000, 1);
     printf("x=%d single=%d\n", (int)(x & 1) >= 0, __libc_single_threaded);
+    return 0;
+  }
+  if (strcmp(mode, "handler_masks") == 0) {
+    struct sigaction act;
+    memset(&act, 0, sizeof act);
+    act.sa_handler = on_signal;
+    sigaction(SIGUSR1, &act, NULL);
+    signal(SIGUSR2, on_signal);
+    sysv_signal(SIGHUP, on_signal);
+    bsd_signal(SIGALRM, on_signal);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    sigset(SIGTERM, on_signal); /* as old programs still do */
+#pragma GCC diagnostic pop
+    printf("sigaction %s, signal %s, sysv_signal %s, bsd_signal %s, sigset "
+           "%s\n",
+           masks_sigprof(SIGUSR1), masks_sigprof(SIGUSR2),
+           masks_sigprof(SIGHUP), masks_sigprof(SIGALRM),
+           masks_sigprof(SIGTERM));
     return 0;
   }
   if (strcmp(mode, "late_thread") == 0 && argc > 2) {
