@@ -14,7 +14,7 @@ extern "C" {
 #define COZ_ABI_ASSERT _Static_assert
 #endif
 
-#define COZ_ABI_VERSION 2u
+#define COZ_ABI_VERSION 3u
 #define COZ_SHARDS 16 /* power of two */
 
 /* One progress counter: one 64-byte line per shard so that threads on
@@ -63,17 +63,6 @@ COZ_ABI_ASSERT(sizeof(struct coz_point_desc) == 32, "coz_point_desc is 32 B");
 #define COZ_KIND_END 2u
 
 #define COZ_EXPORT __attribute__((visibility("default")))
-
-/* The direct table: one function pointer per row of checkpoints.def, in
- * its order. A WAKE or BLOCK row holds the real function while its
- * checkpoint has nothing to do (the runtime does not profile, or the
- * program has one thread), otherwise NULL. Each direct call of such a
- * function that the pass rewrites loads its row and calls the function
- * itself when set, its checkpoint __coz_NAME when NULL. The executable's
- * own NAME is the runtime's interposer, so only a pointer reaches libc's
- * without a detour. The pass gives each module a linkonce table of NULLs
- * for programs that run without the runtime. */
-#define COZ_DIRECT_SYMBOL "__coz_direct"
 
 void __coz_register_module(const struct coz_module_desc *desc) COZ_EXPORT;
 void __coz_marker(unsigned kind, const char *name) COZ_EXPORT;

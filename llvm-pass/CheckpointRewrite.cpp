@@ -3,7 +3,6 @@
 
 #include "Compat.h"
 #include "NameIndex.h"
-#include "abi.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
@@ -25,32 +24,24 @@ struct TryFirstRow {
 
 namespace {
 
-// The rows of checkpoints.def in order: the direct table's layout (abi.h,
-// COZ_DIRECT_SYMBOL).
+// The functions of checkpoints.def.
 struct Row {
   const char *Name;
-  bool Direct; // WAKE and BLOCK: with profiling off, their checkpoint only
-               // calls the function. CREATE must reach the runtime even
-               // then: a thread that a library's constructor starts before
-               // the runtime's own constructor is what initialises it.
 };
-constexpr bool WAKE = true, BLOCK = true, CREATE = false, EXIT = false;
 const Row Rows[] = {
-#define COZ_CHECKPOINT(ROLE, RET, NAME, ...) {#NAME, ROLE},
+#define COZ_CHECKPOINT(ROLE, RET, NAME, ...) {#NAME},
 #include "checkpoints.def"
 #undef COZ_CHECKPOINT
 };
-constexpr unsigned NumRows = sizeof Rows / sizeof Rows[0];
-
 
 // The try_first.def row of LOCK, or null.
 const TryFirstRow *tryFirstRow(StringRef Lock) {
-  static const TryFirstRow TryRows[] = {
+  static const TryFirstRow Rows[] = {
 #define COZ_TRY_FIRST(LOCK, PARAMS, ARGS, TRY, BUSY) {#LOCK, #TRY, BUSY},
 #include "try_first.def"
 #undef COZ_TRY_FIRST
   };
-  for (const TryFirstRow &R : TryRows)
+  for (const TryFirstRow &R : Rows)
     if (Lock == R.Lock)
       return &R;
   return nullptr;
@@ -71,8 +62,8 @@ unsigned CheckpointRewriter::rewrite(Function &F) {
         dyn_cast<Function>(CB->getCalledOperand()->stripPointerCasts());
     // A function defined in this module is not libc's, even if it has a
     // checkpoint's name (say, a static mtx_lock).
-    const Row *CheckpointRow = Callee ? findByName<Rows>(Callee->getName()) : nullptr;
-    if (!CheckpointRow || !Callee->isDeclaration())
+    if (!Callee || !Callee->isDeclaration() ||
+        !findByName<Rows>(Callee->getName()))
       continue;
     FunctionCallee Coz = M.getOrInsertFunction(
         ("__coz_" + Callee->getName()).str(), Callee->getFunctionType(),
@@ -83,8 +74,6 @@ unsigned CheckpointRewriter::rewrite(Function &F) {
     Redirected.insert({CozF, Callee});
     // Invokes keep the one call: a lock is nounwind, so they are rare.
     auto *CI = dyn_cast<CallInst>(CB);
-    if (CI && !CI->isMustTailCall() && CheckpointRow->Direct)
-      Direct.push_back({CI, unsigned(CheckpointRow - Rows)});
     if (const TryFirstRow *Row = tryFirstRow(Callee->getName()))
       if (CI && !CI->isMustTailCall() && CI->getType()->isIntegerTy(32))
         TryFirst.push_back({CI, Row});
@@ -95,66 +84,6 @@ unsigned CheckpointRewriter::rewrite(Function &F) {
     ++N;
   }
   return N;
-}
-
-// The runtime's direct table (abi.h, COZ_DIRECT_SYMBOL), with a linkonce
-// table of NULLs for programs that run without the runtime; null when the
-// program has a symbol of that name of its own.
-GlobalVariable *CheckpointRewriter::directTable() {
-  auto *Ty = ArrayType::get(cozPtrTy(Type::getInt8Ty(M.getContext())), NumRows);
-  if (GlobalValue *Old = M.getNamedValue(COZ_DIRECT_SYMBOL)) {
-    auto *G = dyn_cast<GlobalVariable>(Old);
-    return G && G->getValueType() == Ty ? G : nullptr;
-  }
-  auto *G = new GlobalVariable(M, Ty, /*isConstant=*/false,
-                               GlobalValue::LinkOnceAnyLinkage,
-                               ConstantAggregateZero::get(Ty), COZ_DIRECT_SYMBOL);
-  G->setVisibility(GlobalValue::DefaultVisibility);
-  G->setAlignment(Align(8));
-  if (Triple(M.getTargetTriple()).supportsCOMDAT())
-    G->setComdat(M.getOrInsertComdat(G->getName()));
-  return G;
-}
-
-void CheckpointRewriter::splitDirect() {
-  GlobalVariable *Table = Direct.empty() ? nullptr : directTable();
-  if (!Table) // the program has a symbol of that name: one call per site
-    Direct.clear();
-  for (const DirectSite &S : Direct) {
-    CallInst *Coz = S.Call;
-    // %f = load direct[row]; if (%f) %p = %f(args); else %c = __coz_NAME(args)
-    // Set falls through: the call site then costs a load and a branch
-    // more than the plain program's. Every new instruction has the call's
-    // location, as in tryFirst().
-    IRBuilder<> B(Coz);
-    Type *PtrTy = cozPtrTy(B.getInt8Ty());
-    Value *Slot = B.CreateConstInBoundsGEP2_32(Table->getValueType(), Table, 0,
-                                               S.Row);
-    LoadInst *Fn = B.CreateLoad(PtrTy, Slot, "coz.direct");
-    Fn->setAtomic(AtomicOrdering::Monotonic);
-    Fn->setAlignment(Align(8));
-    Instruction *ThenTerm = nullptr, *ElseTerm = nullptr;
-    SplitBlockAndInsertIfThenElse(
-        B.CreateIsNull(Fn), Coz, &ThenTerm, &ElseTerm,
-        MDBuilder(M.getContext()).createBranchWeights(1, 2000));
-    ThenTerm->setDebugLoc(Coz->getDebugLoc());
-    ElseTerm->setDebugLoc(Coz->getDebugLoc());
-    auto *Plain = cast<CallInst>(Coz->clone());
-    Plain->insertBefore(ElseTerm);
-    Plain->setCalledOperand(IRBuilder<>(Plain).CreatePointerCast(
-        Fn, Coz->getCalledOperand()->getType()));
-    BasicBlock *Joined = Coz->getParent();
-    Coz->moveBefore(ThenTerm);
-    if (Coz->use_empty())
-      continue;
-    PHINode *Result = PHINode::Create(Coz->getType(), 2, "",
-                                      &*Joined->getFirstInsertionPt());
-    Result->setDebugLoc(Coz->getDebugLoc());
-    Coz->replaceAllUsesWith(Result);
-    Result->addIncoming(Coz, Coz->getParent());
-    Result->addIncoming(Plain, Plain->getParent());
-  }
-  Direct.clear();
 }
 
 void CheckpointRewriter::tryFirst() {

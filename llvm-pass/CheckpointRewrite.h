@@ -11,7 +11,6 @@
 namespace llvm {
 class CallInst;
 class Function;
-class GlobalVariable;
 class Module;
 } // namespace llvm
 
@@ -26,13 +25,6 @@ public:
   // Redirects the direct calls/invokes in F; returns how many.
   unsigned rewrite(llvm::Function &F);
 
-  // Splits each WAKE or BLOCK call that rewrite() redirected on its row of
-  // the runtime's direct table: the real function when the row holds it
-  // (profiling off), __coz_NAME otherwise. Run after every other rewrite
-  // of the functions (the split adds blocks, see tryFirst) and before
-  // tryFirst, which then splits the __coz_NAME call of a lock.
-  void splitDirect();
-
   // Splits each call of a try_first.def lock that rewrite() redirected:
   // __coz_try_LOCK first, __coz_LOCK only when it returns BUSY. Run after
   // every other rewrite of the functions: the split adds blocks, which the
@@ -44,8 +36,6 @@ public:
   void emitFallbacks();
 
 private:
-  llvm::GlobalVariable *directTable();
-
   llvm::Module &M;
   // __coz_NAME -> NAME, in order of first use.
   llvm::MapVector<llvm::Function *, llvm::Function *> Redirected;
@@ -54,11 +44,6 @@ private:
     const TryFirstRow *Row;
   };
   llvm::SmallVector<TrySite, 8> TryFirst;
-  struct DirectSite {
-    llvm::CallInst *Call; // calls __coz_NAME
-    unsigned Row;         // NAME's row of the direct table
-  };
-  llvm::SmallVector<DirectSite, 8> Direct;
 };
 
 } // namespace coz

@@ -65,9 +65,7 @@ PreservedAnalyses CozInstrumentPass::run(Module &M, ModuleAnalysisManager &) {
   Lines.warnUnmatched();
   // After every function's rewrites: its new blocks hold no line of their
   // own, but the line points' rule reads the program's blocks. Before the
-  // fallbacks: it adds __coz_try_LOCK to them. The direct split comes
-  // first: the try goes on its profiling side.
-  Checkpoints.splitDirect();
+  // fallbacks: it adds __coz_try_LOCK to them.
   Checkpoints.tryFirst();
   Checkpoints.emitFallbacks();
   Counted.emitFallbacks();

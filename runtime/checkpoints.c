@@ -14,6 +14,7 @@
 #include "abi.h"
 #include "callpath/callpath.h"
 #include "delays.h"
+#include "direct_calls.h"
 #include "real.h"
 #include "runtime.h"
 #include "thread_state.h"
@@ -77,8 +78,11 @@ COZ_EXPORT void __coz_post_block(int woken_by_other) {
 COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
 
 /* --- The table. --- */
-/* Each __coz_NAME tests the real function's pointer and one flag (two for
- * a blocking call) and tail-calls the real function: the off path. With
+/* Each __coz_NAME first tests its row of the direct table
+ * (direct_calls.h) and, when set, tail-calls it: the path while profiling
+ * is off or the program has one thread. Else it tests the real function's
+ * pointer and one flag (two for a blocking call) and tail-calls the real
+ * function: the off path before the runtime has started. With
  * profiling on, a thread that owes nothing and has no sample pending (the
  * usual case) takes the on path: a wake-up call is tail-called too, a
  * blocking call goes through on_NAME, which keeps the thread's state in one
@@ -103,7 +107,10 @@ COZ_EXPORT void __coz_catch_up(void) { coz_checkpoint_enter(); }
     return COZ_REAL(NAME) ARGS;                                                \
   }                                                                            \
   COZ_EXPORT RET __coz_##NAME PARAMS {                                         \
-    __typeof__(coz_real.NAME) real = coz_real.NAME;                            \
+    __typeof__(coz_real.NAME) real = COZ_DIRECT(NAME);                         \
+    if (__builtin_expect(real != NULL, 1))                                     \
+      return real ARGS;                                                        \
+    real = coz_real.NAME;                                                      \
     if (__builtin_expect(real != NULL, 1) &&                                   \
         (__builtin_expect(!ACTIVE(), 1) ||                                     \
          coz_checkpoint_clear(coz_self_tls)))                                  \
@@ -148,7 +155,10 @@ static void wait_end(uintptr_t ra) {
     return r;                                                                  \
   }                                                                            \
   COZ_EXPORT RET __coz_##NAME PARAMS {                                         \
-    __typeof__(coz_real.NAME) real = coz_real.NAME;                            \
+    __typeof__(coz_real.NAME) real = COZ_DIRECT(NAME);                         \
+    if (__builtin_expect(real != NULL, 1))                                     \
+      return real ARGS;                                                        \
+    real = coz_real.NAME;                                                      \
     if (__builtin_expect(real && !WALL_ON(), 1)) {                             \
       if (__builtin_expect(!ACTIVE(), 1))                                      \
         return real ARGS;                                                      \
@@ -174,12 +184,16 @@ static void wait_end(uintptr_t ra) {
  * makes the full checkpoint's call. A thread that owes delays pays them
  * before the lock as before, not at its unlock inside the critical section,
  * where the pause held up the sped-up thread (test runtime.cc_pc: -7.4 pp).
- * With profiling off, LOCK itself: no checkpoint is needed, and the process
- * may have one thread, where glibc takes a free mutex without an atomic
- * instruction but its try with one. LOCK never returns BUSY; were it to,
- * the call site's second call would only retry a lock not taken. */
+ * While its direct row is set or profiling is off, LOCK itself: no
+ * checkpoint is needed, and the process may have one thread, where glibc
+ * takes a free mutex without an atomic instruction but its try with one.
+ * LOCK never returns BUSY; were it to, the call site's second call would
+ * only retry a lock not taken. */
 #define COZ_TRY_FIRST(LOCK, PARAMS, ARGS, TRY, BUSY)                          \
   COZ_EXPORT int __coz_try_##LOCK PARAMS {                                     \
+    __typeof__(coz_real.LOCK) direct = COZ_DIRECT(LOCK);                       \
+    if (__builtin_expect(direct != NULL, 1))                                   \
+      return direct ARGS;                                                      \
     if (__builtin_expect(!ACTIVE(), 1)) {                                      \
       __typeof__(coz_real.LOCK) lock = coz_real.LOCK;                          \
       if (__builtin_expect(lock != NULL, 1))                                   \

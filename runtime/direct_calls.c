@@ -1,18 +1,20 @@
 /* direct_calls.c: the direct table (direct_calls.h). */
 #include "direct_calls.h"
-#include "abi.h"
-#include "real.h"
+#include "callpath/callpath.h"
 
-COZ_EXPORT struct coz_real_fns __coz_direct;
+struct coz_real_fns coz_direct;
 
 /* A row still NULL (a function not resolved) sends its calls through the
- * checkpoint, which resolves it. */
+ * checkpoint, which resolves it. The wall-clock call path times each
+ * blocking call in its checkpoint (cp_wall.c), so while it runs the BLOCK
+ * rows stay NULL: the entries then need no second test of their own. */
 void coz_direct_calls(bool direct) {
-#define DIRECT(NAME)                                                           \
-  __atomic_store_n(&__coz_direct.NAME, direct ? coz_real.NAME : NULL,          \
+  bool block = direct && !atomic_load(&coz_callpath_wall);
+#define SET(NAME, ON)                                                          \
+  __atomic_store_n(&coz_direct.NAME, (ON) ? coz_real.NAME : NULL,              \
                    __ATOMIC_RELAXED);
-#define WAKE DIRECT
-#define BLOCK DIRECT
+#define WAKE(NAME) SET(NAME, direct)
+#define BLOCK(NAME) SET(NAME, block)
 #define CREATE(NAME)
 #define EXIT(NAME)
 #define COZ_CHECKPOINT(ROLE, RET, NAME, ...) ROLE(NAME)
@@ -22,5 +24,5 @@ void coz_direct_calls(bool direct) {
 #undef CREATE
 #undef BLOCK
 #undef WAKE
-#undef DIRECT
+#undef SET
 }

@@ -138,5 +138,9 @@ __attribute__((constructor(101))) static void early_constructor(void) {
  * on the link line, so it runs after theirs (and after every DSO's). */
 __attribute__((constructor)) static void late_constructor(void) {
   coz_init();
+  /* The wall-clock call path starts after preinit (cp_clocks.c), and its
+   * blocking calls must reach their checkpoints (direct_calls.c). */
+  if (!atomic_load(&coz_active))
+    coz_direct_calls(true);
   coz_start_profiler_thread();
 }

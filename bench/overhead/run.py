@@ -11,7 +11,11 @@
    the third column tells the two apart. The CPU-bound programs, which
    run one thread, have one more: the plain build with one idle thread
    (programs/idle_thread.c, `floor`), what any profiler's own thread costs
-   them through glibc's multi-thread paths.
+   them through glibc's multi-thread paths. Every build of the CPU-bound
+   programs starts each function at a 64-byte line (CPU_LAYOUT): each is
+   one hot loop, and where that loop lands decided their ratios by up to
+   18% on identical machine code (docs/results.md, "The direct table moves
+   into the runtime").
 2. The cost of one progress-point visit in ns, 1 and 2 threads (a tight
    loop with COZ_PROGRESS_NAMED vs the same loop without it, both built with
    coz-cc; and, for reference, one shared atomic counter, the cache-line
@@ -42,6 +46,9 @@ import sqlite_source  # noqa: E402
 from cases import CASES  # noqa: E402
 
 CPU_PROGRAMS = ["cpu_calls.c", "cpu_sort.c", "cpu_matrix.c", "cpu_mutex.c"]
+# The same layout rule in every build of them, so that the ratios measure
+# the code each build runs rather than where the linker put it.
+CPU_LAYOUT = ["-falign-functions=64"]
 GEN_PROGRAM = bl.REPO / "bench" / "startup" / "gen_program.py"
 
 
@@ -66,8 +73,8 @@ def build_cpu(tc, src: Path, flavour, out: Path, defines=()):
         cmd, werror = [tc.cc, *bl.COZ022_FLAGS], []
     else:
         cmd = [str(tc.coz_cc)]
-    bl.run(cmd + ["-O2", "-g", "-std=c11", "-Wall", "-Wextra", *werror,
-                  *defines, str(src), *extra, "-o", str(exe)])
+    bl.run(cmd + ["-O2", "-g", *CPU_LAYOUT, "-std=c11", "-Wall", "-Wextra",
+                  *werror, *defines, str(src), *extra, "-o", str(exe)])
     return exe
 
 

@@ -1,8 +1,6 @@
 // Direct calls to synchronization functions go to the runtime's
 // checkpoints, with the call's attributes; the module gets a linkonce,
-// noinline fallback that calls the real function. Each call first loads its
-// row of the direct table (contract/abi.h): when set (profiling off) it
-// calls that pointer, else the checkpoint. A lock of
+// noinline fallback that calls the real function. A lock of
 // contract/try_first.def is tried first, and reaches its checkpoint only
 // when the try says busy (EBUSY is 16).
 // RUN: %clang %frontend-ir %s -o - | %opt-coz | FileCheck %s
@@ -12,15 +10,9 @@
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 sem_t s;
 
-// CHECK: @__coz_direct = linkonce global [[TABLE:\[[0-9]+ x [a-z0-9*]+\]]] zeroinitializer, comdat, align 8
-
 // CHECK-LABEL: define {{.*}} @locked_add(
 int locked_add(int *x) {
-  // CHECK: %[[FN:coz.direct[0-9]*]] = load atomic {{.*}}@__coz_direct{{.*}} monotonic, align 8
-  // CHECK-NEXT: %[[UNSET:[0-9a-z.]+]] = icmp eq {{.*}} %[[FN]], null
-  // CHECK-NEXT: br i1 %[[UNSET]], label %[[ON:[0-9a-z.]+]], label %[[OFF:[0-9a-z.]+]],{{.*}} !prof
-  // CHECK: {{^}}[[ON]]:
-  // CHECK-NEXT: %[[TRY:[0-9a-z.]+]] = call i32 @__coz_try_pthread_mutex_lock({{.*}}@m{{.*}}) [[NOUNWIND:#[0-9]+]]
+  // CHECK: %[[TRY:[0-9a-z.]+]] = call i32 @__coz_try_pthread_mutex_lock({{.*}}@m{{.*}}) [[NOUNWIND:#[0-9]+]]
   // CHECK-NEXT: %[[BUSY:[0-9a-z.]+]] = icmp eq i32 %[[TRY]], 16
   // CHECK-NEXT: br i1 %[[BUSY]], label %[[FULL:[0-9a-z.]+]], label %[[JOIN:[0-9a-z.]+]],{{.*}} !prof
   // CHECK: {{^}}[[FULL]]:
@@ -28,13 +20,9 @@ int locked_add(int *x) {
   // CHECK-NEXT: br label %[[JOIN]]
   // CHECK: {{^}}[[JOIN]]:
   // CHECK-NEXT: phi i32 [ %[[TRY]], %{{[0-9a-z.]+}} ], [ %[[LOCKED]], %[[FULL]] ]
-  // CHECK: {{^}}[[OFF]]:
-  // CHECK: call i32 %{{[0-9a-z.]+}}({{.*}}@m{{.*}}) [[NOUNWIND]]
   pthread_mutex_lock(&m);
   ++*x;
-  // CHECK: load atomic {{.*}}@__coz_direct, i{{32|64}} 0, i{{32|64}} {{[0-9]+}}) monotonic
   // CHECK: call i32 @__coz_pthread_mutex_unlock({{.*}}@m{{.*}}) [[NOUNWIND]]
-  // CHECK: call i32 %{{[0-9a-z.]+}}({{.*}}@m{{.*}}) [[NOUNWIND]]
   pthread_mutex_unlock(&m);
   // CHECK: call i32 @__coz_sem_post(
   sem_post(&s);

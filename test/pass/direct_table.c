@@ -1,12 +1,13 @@
-// The direct table (contract/abi.h, COZ_DIRECT_SYMBOL) that the pass's call
-// sites read: with profiling off, its WAKE and BLOCK rows hold libc's own
-// functions, which the sites then call without the runtime; so they do
-// while the program has one thread (no delay to pay, no thread to wake).
+// The runtime's direct table (runtime/direct_calls.h), which the
+// checkpoints' entries read first: with profiling off, its WAKE and BLOCK
+// rows hold libc's own functions, which the entries then tail-call; so they
+// do while the program has one thread (no delay to pay, no thread to wake).
 // With profiling on, once the program starts a thread (or with
 // COZ_ONE_THREAD=0, when the profiler has one of its own from the start),
 // they are NULL, and the calls go through the checkpoints. A fork child
 // stops profiling, so its rows are libc's again. CREATE and EXIT rows are
-// never read and stay NULL.
+// never set. The table is the runtime's own (not the pass's ABI): this test
+// reads it by its symbol, as a program linked with the runtime can.
 // REQUIRES: coz-driver
 // RUN: %coz-cc -O2 %s -o %t
 // RUN: env COZ_OFF=1 %t | FileCheck --check-prefix=OFF %s
@@ -29,7 +30,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-extern void *__coz_direct[];
+extern void *coz_direct[];
 
 static const struct {
   const char *name;
@@ -52,9 +53,9 @@ static const char *state(int direct) {
     if (rows[i].direct != direct)
       continue;
     n++;
-    if (!__coz_direct[i])
+    if (!coz_direct[i])
       null++;
-    else if (__coz_direct[i] == dlsym(RTLD_NEXT, rows[i].name))
+    else if (coz_direct[i] == dlsym(RTLD_NEXT, rows[i].name))
       libc++;
     else
       return rows[i].name;

@@ -5,8 +5,8 @@
 // RUN: %clang -O2 -g -fno-omit-frame-pointer -fpass-plugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=KEEP
 // RUN: %clang -O2 -g -momit-leaf-frame-pointer -fno-omit-frame-pointer -fpass-plugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=KEEP
 // The fields: abi_version, n_points, points, n_files, flags, files.
-// OMIT: @__coz_module_desc = private {{.*}}{ i32 2, i32 {{[0-9]+}}, {{.*}}, i32 1, i32 1, {{.*}} }
-// KEEP: @__coz_module_desc = private {{.*}}{ i32 2, i32 {{[0-9]+}}, {{.*}}, i32 1, i32 0, {{.*}} }
+// OMIT: @__coz_module_desc = private {{.*}}{ i32 3, i32 {{[0-9]+}}, {{.*}}, i32 1, i32 1, {{.*}} }
+// KEEP: @__coz_module_desc = private {{.*}}{ i32 3, i32 {{[0-9]+}}, {{.*}}, i32 1, i32 0, {{.*}} }
 #include "coz.h"
 
 int work(int n) {

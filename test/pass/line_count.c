@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
 
 // CHECK: expect body=[[BODY:[0-9]+]] header=[[HEADER:[0-9]+]] split=[[SPLIT:[0-9]+]] calls=[[CALLS:[0-9]+]] oneline=[[ONELINE:[0-9]+]] dowhile=[[DOWHILE:[0-9]+]] rec=[[REC:[0-9]+]] if=[[IF:[0-9]+]] switch=[[SWITCH:[0-9]+]] goto=[[GOTO:[0-9]+]] multi=[[MULTI:[0-9]+]] begin=[[BEGIN:[0-9]+]] end=[[END:[0-9]+]]
 // CHECK: expect ifelse=[[IFELSE:[0-9]+]] cont=[[CONT:[0-9]+]] and=[[AND:[0-9]+]] entry=[[ENTRY:[0-9]+]]
-// CHECK: coz-module abi=2 points=17 files={{[23]}}
+// CHECK: coz-module abi=3 points=17 files={{[23]}}
 // CHECK-DAG: coz-file {{/.*}}/Inputs/lcg.h
 // CHECK-DAG: coz-file {{/.*}}/line_count.c
 // CHECK-DAG: coz-point kind=0 flags=1 name=body total=[[BODY]] site={{/.*}}line_count.c:{{[0-9]+}}
