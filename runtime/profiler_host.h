@@ -17,9 +17,10 @@ bool coz_host_start(void *(*body)(void *));
 bool coz_host_yield(uint64_t until);
 /* From the sample handler, with the thread's in_runtime set: runs the
  * profiler if its wait is over and the sample interrupted the program's own
- * code at pc (never one of its signal handlers: signal_guard.h).
- * Async-signal-safe to call; what the profiler then does is safe there
- * because of that. */
+ * code at pc (never one of its signal handlers: signal_guard.h), or moves
+ * it to a thread of its own there when the program's own code came too
+ * rarely. Async-signal-safe to call; what the profiler then does is safe
+ * there because of that. */
 void coz_host_on_sample(uintptr_t pc);
 /* Before the program creates a thread (normal context): the profiler moves
  * to a thread of its own and goes on there. */

@@ -652,7 +652,8 @@ def test_one_thread():
     as with a thread of the profiler's own. COZ_ONE_THREAD=0 gives the
     profiler its thread: glibc then counts two (the check can fail). When
     the program starts a thread after a while, the profiler moves to one
-    of its own and goes on: experiments before and after the start."""
+    of its own and goes on: experiments before and after the start. So it
+    does when the program's own lines come too rarely."""
     d = tempfile.mkdtemp()
     out = os.path.join(d, "p.coz")
     ok = True
@@ -683,6 +684,30 @@ def test_one_thread():
     ok &= good
     print("late thread: %d experiments before the thread, %d after %s"
           % (len(before), len(after), "ok" if good else "FAILED"))
+    # A program that spends 99% of its time outside the lines in scope
+    # (here spin.h's, with only misc.c in scope) reaches them too rarely
+    # for the experiments to end on time: the profiler moves to a thread of
+    # its own (glibc then counts two threads), and runs at least about as
+    # many as one that had its thread from the start. Here the moved one
+    # ran 46-51, the one with a thread from the start 22-25, and one left
+    # in the program's thread 33 (and glibc counted one thread).
+    counts = []
+    for env, single in (({}, 0), ({"COZ_ONE_THREAD": "0"}, 0)):
+        p = run_plain(["outside", "1500"],
+                      dict(env, COZ_OUTPUT=out, COZ_QUIET="1",
+                           COZ_EXPERIMENT="50", COZ_SOURCE_SCOPE="*/misc.c"))
+        exps, _, _ = parse_profile(out)
+        os.unlink(out)
+        counts.append(len(exps))
+        good = (p.returncode == 0 and p.stdout == "x=1 single=%d\n" % single
+                and p.stderr == "")
+        ok &= good
+        print("outside its lines %s: %r, %d experiments %s"
+              % (env, p.stdout, len(exps), "ok" if good else "FAILED"))
+    good = counts[0] >= 0.8 * counts[1] and counts[1] >= 10
+    ok &= good
+    print("outside its lines: %d experiments against %d %s"
+          % (counts[0], counts[1], "ok" if good else "FAILED"))
     # While the profiler runs in the program's thread, no sample may land
     # in one of the program's signal handlers, whichever function
     # installed it; with a thread of its own, only sigaction's are left as

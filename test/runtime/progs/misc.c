@@ -39,6 +39,9 @@
  *   misc one_thread MS     spins for MS ms taking a mutex around each step,
  *                          reaching "spin", in the main thread only: prints
  *                          whether glibc still counts one thread
+ *   misc outside MS        spins MS ms in the main thread, 99% of it in
+ *                          spin.h's spin_here, reaching "spin": prints the
+ *                          same as one_thread
  *   misc late_thread MS    spins MS ms in the main thread, then as long in
  *                          a second one: prints when (unix ns) it started
  *                          it, and the same as one_thread
@@ -484,6 +487,17 @@ int main(int argc, char **argv) {
   }
   if (strcmp(mode, "one_thread") == 0 && argc > 2) {
     uint64_t x = locked_spin_for(atof(argv[2]) / 1000, 1);
+    printf("x=%d single=%d\n", (int)(x & 1) >= 0, __libc_single_threaded);
+    return 0;
+  }
+  if (strcmp(mode, "outside") == 0 && argc > 2) {
+    double end = now_s() + atof(argv[2]) / 1000;
+    uint64_t x = 1;
+    while (now_s() < end) {
+      x = spin_here(1000000, x);
+      SPIN(10000, x); /* the program's own 1% */
+      COZ_PROGRESS_NAMED("spin");
+    }
     printf("x=%d single=%d\n", (int)(x & 1) >= 0, __libc_single_threaded);
     return 0;
   }
