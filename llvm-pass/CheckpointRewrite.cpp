@@ -36,12 +36,12 @@ const Row Rows[] = {
 
 // The try_first.def row of LOCK, or null.
 const TryFirstRow *tryFirstRow(StringRef Lock) {
-  static const TryFirstRow Rows[] = {
+  static const TryFirstRow TryRows[] = {
 #define COZ_TRY_FIRST(LOCK, PARAMS, ARGS, TRY, BUSY) {#LOCK, #TRY, BUSY},
 #include "try_first.def"
 #undef COZ_TRY_FIRST
   };
-  for (const TryFirstRow &R : Rows)
+  for (const TryFirstRow &R : TryRows)
     if (Lock == R.Lock)
       return &R;
   return nullptr;

@@ -178,7 +178,6 @@ bool coz_host_yield(uint64_t until) {
   return true;
 }
 
-
 /* From the program's thread, while the profiler waits there: it goes on
  * in a thread of its own. False when it stays (the program's thread then
  * runs it as before, with the direct table cleared or not). */
